@@ -1,0 +1,55 @@
+"""IPv4 helpers on plain integers (fast enough for tens of thousands of addresses)."""
+
+from __future__ import annotations
+
+import ipaddress
+
+from .errors import ModelError
+
+
+def check_cidr(cidr: str, where: str) -> str:
+    """Validate ``a.b.c.d/len`` (an interface address: host bits allowed); returns it normalised."""
+    try:
+        iface = ipaddress.IPv4Interface(cidr)
+    except (ipaddress.AddressValueError, ipaddress.NetmaskValueError, ValueError):
+        raise ModelError(f"'{cidr}' for {where} is not an IPv4 address with a prefix length, "
+                         "like 10.0.0.5/24", (where,)) from None
+    return iface.with_prefixlen
+
+
+def parse_network(cidr: str, what: str) -> tuple[int, int]:
+    """``'10.0.0.0/16'`` -> (network int, prefix length). Host bits must be zero."""
+    try:
+        net = ipaddress.IPv4Network(cidr)
+    except ValueError as exc:
+        raise ModelError(f"{what} '{cidr}' is not an IPv4 network like 10.0.0.0/16 ({exc})") from None
+    return int(net.network_address), net.prefixlen
+
+
+def ip_str(value: int) -> str:
+    return f"{value >> 24 & 255}.{value >> 16 & 255}.{value >> 8 & 255}.{value & 255}"
+
+
+def cidr_str(value: int, prefix: int) -> str:
+    return f"{ip_str(value)}/{prefix}"
+
+
+def ip_int(text: str) -> int:
+    a, b, c, d = (int(x) for x in text.split("."))
+    return a << 24 | b << 16 | c << 8 | d
+
+
+def split_cidr(cidr: str) -> tuple[int, int]:
+    """``'10.0.0.5/24'`` -> (address int, prefix length)."""
+    addr, _, prefix = cidr.partition("/")
+    return ip_int(addr), int(prefix)
+
+
+def network_of(cidr: str) -> tuple[int, int]:
+    addr, prefix = split_cidr(cidr)
+    mask = (0xFFFFFFFF << (32 - prefix)) & 0xFFFFFFFF
+    return addr & mask, prefix
+
+
+def size(prefix: int) -> int:
+    return 1 << (32 - prefix)

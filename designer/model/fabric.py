@@ -1,0 +1,484 @@
+"""The Fabric aggregate: owns every entity and is the only code that changes them.
+
+Each mutation method validates its input, changes the state and emits one `Event`.
+`batch()` folds many edits into one RESET event (the planner uses it).
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import replace
+from typing import Callable, Iterable, Iterator, Mapping
+
+from . import events as ev
+from .entities import DesignSettings, Link, Nic, Rail, Role, ScalableUnit, Server, Switch
+from .errors import ModelError
+from .hardware import Catalog, Port
+from .addressing import check_cidr
+from .ids import endpoint, hostname_problem, is_valid_device_id, natural_key, split_endpoint
+
+Listener = Callable[[ev.Event], None]
+
+
+def asn_key(switch_id: str) -> str:
+    """The pin key of a switch's ASN (addresses are pinned by their own key)."""
+    return f"{switch_id}/asn"
+
+
+class Fabric:
+    def __init__(self, catalog: Catalog, settings: DesignSettings | None = None):
+        self.catalog = catalog
+        self._settings = settings or DesignSettings()
+        self._servers: dict[str, Server] = {}
+        self._switches: dict[str, Switch] = {}
+        self._links: dict[str, Link] = {}
+        self._link_at: dict[str, str] = {}          # endpoint -> link id
+        self._rails: dict[int, Rail] = {}
+        self._sus: dict[int, ScalableUnit] = {}
+        self._addresses: dict[str, str] = {}        # address key -> "a.b.c.d/len"
+        self._asns: dict[str, int] = {}
+        self._pinned: set[str] = set()
+        self._ports: dict[str, dict[str, Port]] = {}  # switch id -> port name -> Port
+        self._port_tables: dict[tuple, dict[str, Port]] = {}
+        self._hostnames: dict[str, str] = {}          # hostname -> device id
+        self._listeners: list[Listener] = []
+        self._batch_depth = 0
+        self._batched = False
+
+    # ------------------------------------------------------------------ events
+    def subscribe(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def unsubscribe(self, listener: Listener) -> None:
+        self._listeners.remove(listener)
+
+    def _emit(self, kind: str, *ids: str) -> None:
+        if self._batch_depth:
+            self._batched = True
+            return
+        event = ev.Event(kind, tuple(ids))
+        for listener in list(self._listeners):
+            listener(event)
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Fold every change made inside into one RESET event."""
+        self._batch_depth += 1
+        try:
+            yield
+        finally:
+            self._batch_depth -= 1
+            if not self._batch_depth and self._batched:
+                self._batched = False
+                self._emit(ev.RESET)
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def settings(self) -> DesignSettings:
+        return self._settings
+
+    @property
+    def servers(self) -> Mapping[str, Server]:
+        return self._servers
+
+    @property
+    def switches(self) -> Mapping[str, Switch]:
+        return self._switches
+
+    @property
+    def links(self) -> Mapping[str, Link]:
+        return self._links
+
+    @property
+    def rails(self) -> Mapping[int, Rail]:
+        return self._rails
+
+    @property
+    def sus(self) -> Mapping[int, ScalableUnit]:
+        return self._sus
+
+    @property
+    def addresses(self) -> Mapping[str, str]:
+        return self._addresses
+
+    @property
+    def asns(self) -> Mapping[str, int]:
+        return self._asns
+
+    @property
+    def pinned(self) -> frozenset[str]:
+        return frozenset(self._pinned)
+
+    def is_pinned(self, key: str) -> bool:
+        return key in self._pinned
+
+    def leaves(self) -> list[Switch]:
+        return sorted((s for s in self._switches.values() if s.role is Role.LEAF), key=lambda s: natural_key(s.id))
+
+    def spines(self) -> list[Switch]:
+        return sorted((s for s in self._switches.values() if s.role is Role.SPINE), key=lambda s: natural_key(s.id))
+
+    def sorted_servers(self) -> list[Server]:
+        return sorted(self._servers.values(), key=lambda s: natural_key(s.id))
+
+    def sorted_links(self) -> list[Link]:
+        return sorted(self._links.values(), key=lambda l: (natural_key(l.a), natural_key(l.b)))
+
+    def device(self, device_id: str) -> Server | Switch:
+        found = self._servers.get(device_id) or self._switches.get(device_id)
+        if found is None:
+            raise ModelError(f"there is no device '{device_id}'", (device_id,))
+        return found
+
+    def has_device(self, device_id: str) -> bool:
+        return device_id in self._servers or device_id in self._switches
+
+    def hostname_owner(self, hostname: str) -> str | None:
+        return self._hostnames.get(hostname)
+
+    def nic(self, nic_id: str) -> Nic:
+        server_id, port = split_endpoint(nic_id)
+        server = self._servers.get(server_id)
+        index = _nic_index(port)
+        if server is None or index is None:
+            raise ModelError(f"there is no NIC '{nic_id}'", (nic_id,))
+        try:
+            return server.nic(index)
+        except KeyError:
+            raise ModelError(f"there is no NIC '{nic_id}'", (nic_id,)) from None
+
+    def nics(self) -> Iterator[Nic]:
+        for server in self.sorted_servers():
+            yield from server.nics
+
+    def ports(self, switch_id: str) -> Mapping[str, Port]:
+        """The usable ports of a switch under its current breakouts, in cage order."""
+        cached = self._ports.get(switch_id)
+        if cached is None:
+            switch = self._switches[switch_id]
+            layout = (switch.model, switch.breakouts)
+            cached = self._port_tables.get(layout)
+            if cached is None:   # switches of one model and breakout share one (read-only) table
+                model = self.catalog.switch(switch.model)
+                cached = {}
+                for cage in range(1, model.ports + 1):
+                    for port in model.cage_ports(cage, switch.breakout_of(cage, model.native_mode)):
+                        cached[port.name] = port
+                self._port_tables[layout] = cached
+            self._ports[switch_id] = cached
+        return cached
+
+    def port(self, ep: str) -> Port | None:
+        device, name = split_endpoint(ep)
+        if device not in self._switches:
+            return None
+        return self.ports(device).get(name)
+
+    def endpoint_speed(self, ep: str) -> int | None:
+        device, name = split_endpoint(ep)
+        if device in self._switches:
+            port = self.ports(device).get(name)
+            return port.speed if port else None
+        if device in self._servers:
+            index = _nic_index(name)
+            try:
+                return self._servers[device].nic(index).speed if index is not None else None
+            except KeyError:
+                return None
+        return None
+
+    def link_at(self, ep: str) -> Link | None:
+        link_id = self._link_at.get(ep)
+        return self._links[link_id] if link_id else None
+
+    def peer(self, ep: str) -> str | None:
+        link = self.link_at(ep)
+        return link.other(ep) if link else None
+
+    def links_of(self, device_id: str) -> list[Link]:
+        prefix = device_id + "/"
+        return [l for l in self.sorted_links() if l.a.startswith(prefix) or l.b.startswith(prefix)]
+
+    def free_ports(self, switch_id: str, speed: int | None = None) -> list[Port]:
+        return [
+            p for p in self.ports(switch_id).values()
+            if endpoint(switch_id, p.name) not in self._link_at and (speed is None or p.speed == speed)
+        ]
+
+    # ------------------------------------------------------------------ rails and SUs
+    def _ensure_rail(self, index: int | None) -> None:
+        if index is not None and index not in self._rails:
+            if index < 0:
+                raise ModelError(f"rail {index} is negative; rails count from 0")
+            self._rails[index] = Rail(index, f"rail{index}")
+
+    def _ensure_su(self, index: int | None) -> None:
+        if index is not None and index not in self._sus:
+            if index < 1:
+                raise ModelError(f"SU {index} is not valid; scalable units count from 1")
+            self._sus[index] = ScalableUnit(index, f"SU{index}")
+
+    def set_rail_name(self, index: int, name: str) -> None:
+        if index not in self._rails:
+            raise ModelError(f"there is no rail {index}")
+        self._rails[index] = Rail(index, name)
+        self._emit(ev.SETTINGS_CHANGED)
+
+    def set_su_name(self, index: int, name: str) -> None:
+        if index not in self._sus:
+            raise ModelError(f"there is no SU {index}")
+        self._sus[index] = ScalableUnit(index, name)
+        self._emit(ev.SETTINGS_CHANGED)
+
+    # ------------------------------------------------------------------ devices
+    def _check_new_device(self, device_id: str, hostname: str) -> None:
+        if not is_valid_device_id(device_id):
+            raise ModelError(
+                f"'{device_id}' is not a valid device id: use letters, digits and hyphens "
+                "(no '/', '.', spaces), at most 63 characters", (device_id,))
+        if self.has_device(device_id):
+            raise ModelError(f"a device with id '{device_id}' already exists", (device_id,))
+        self._check_hostname(device_id, hostname)
+
+    def _check_hostname(self, device_id: str, hostname: str) -> None:
+        problem = hostname_problem(hostname)
+        if problem:
+            raise ModelError(f"'{hostname}' is not a valid host name for {device_id}: {problem}", (device_id,))
+        owner = self._hostnames.get(hostname)
+        if owner is not None and owner != device_id:
+            raise ModelError(f"host name '{hostname}' is already used by {owner}", (device_id, owner))
+
+    def add_server(self, server: Server) -> None:
+        self._check_new_device(server.id, server.hostname)
+        if server.model not in self.catalog.servers:
+            _unknown("server", server.model, self.catalog.servers, server.id)
+        for nic in server.nics:
+            if nic.server_id != server.id:
+                raise ModelError(f"NIC {nic.id} does not belong to server {server.id}", (server.id,))
+        if len({n.index for n in server.nics}) != len(server.nics):
+            raise ModelError(f"server {server.id} lists a NIC index twice", (server.id,))
+        self._ensure_su(server.su)
+        for nic in server.nics:
+            self._ensure_rail(nic.rail)
+        self._servers[server.id] = server
+        self._hostnames[server.hostname] = server.id
+        self._emit(ev.SERVER_ADDED, server.id)
+
+    def add_switch(self, switch: Switch) -> None:
+        self._check_new_device(switch.id, switch.hostname)
+        if switch.model not in self.catalog.switches:
+            _unknown("switch", switch.model, self.catalog.switches, switch.id)
+        model = self.catalog.switches[switch.model]
+        for cage, mode in switch.breakouts:
+            _check_breakout(model, switch.id, cage, mode)
+        if switch.role is Role.LEAF and switch.rail is None:
+            raise ModelError(f"leaf {switch.id} needs a rail", (switch.id,))
+        self._ensure_su(switch.su)
+        self._ensure_rail(switch.rail)
+        self._switches[switch.id] = switch
+        self._hostnames[switch.hostname] = switch.id
+        self._emit(ev.SWITCH_ADDED, switch.id)
+
+    def remove_device(self, device_id: str) -> tuple[Server | Switch, list[Link]]:
+        """Remove a server or switch with its cables; returns them so an undo can put them back."""
+        device = self.device(device_id)
+        removed = []
+        with self.batch():
+            for link in self.links_of(device_id):
+                removed.append(self.disconnect(link.id))
+        if isinstance(device, Server):
+            del self._servers[device_id]
+            kind = ev.SERVER_REMOVED
+        else:
+            del self._switches[device_id]
+            self._ports.pop(device_id, None)
+            kind = ev.SWITCH_REMOVED
+        del self._hostnames[device.hostname]
+        self._emit(kind, device_id)
+        return device, removed
+
+    def set_hostname(self, device_id: str, hostname: str) -> None:
+        device = self.device(device_id)
+        self._check_hostname(device_id, hostname)
+        del self._hostnames[device.hostname]
+        self._hostnames[hostname] = device_id
+        self._replace_device(replace(device, hostname=hostname))
+
+    def _replace_device(self, device: Server | Switch) -> None:
+        if isinstance(device, Server):
+            self._servers[device.id] = device
+            self._emit(ev.SERVER_CHANGED, device.id)
+        else:
+            self._switches[device.id] = device
+            self._emit(ev.SWITCH_CHANGED, device.id)
+
+    def set_switch_rail(self, switch_id: str, rail: int) -> None:
+        switch = self._switch(switch_id)
+        if switch.role is not Role.LEAF:
+            raise ModelError(f"{switch_id} is a spine; only leaves belong to a rail", (switch_id,))
+        self._ensure_rail(rail)
+        self._replace_device(replace(switch, rail=rail))
+
+    def set_switch_location(self, switch_id: str, su: int | None, plane: int | None) -> None:
+        switch = self._switch(switch_id)
+        self._ensure_su(su)
+        self._replace_device(replace(switch, su=su, plane=plane))
+
+    def set_breakout(self, switch_id: str, cage: int, mode: str) -> None:
+        switch = self._switch(switch_id)
+        model = self.catalog.switch(switch.model)
+        _check_breakout(model, switch_id, cage, mode)
+        current = switch.breakout_of(cage, model.native_mode)
+        if current == mode:
+            return
+        cabled = [endpoint(switch_id, p.name) for p in model.cage_ports(cage, current)
+                  if endpoint(switch_id, p.name) in self._link_at]
+        if cabled:
+            raise ModelError(
+                f"cage {cage} of {switch_id} has cables on {', '.join(cabled)}; disconnect them "
+                f"before changing its breakout to {mode}", (switch_id,))
+        rest = tuple((c, m) for c, m in switch.breakouts if c != cage)
+        if mode != model.native_mode:
+            rest = tuple(sorted(rest + ((cage, mode),)))
+        self._ports.pop(switch_id, None)
+        self._replace_device(replace(switch, breakouts=rest))
+
+    # ------------------------------------------------------------------ NICs
+    def _replace_nic(self, nic: Nic) -> None:
+        server = self._servers[nic.server_id]
+        nics = tuple(nic if n.index == nic.index else n for n in server.nics)
+        self._replace_device(replace(server, nics=nics))
+
+    def set_nic_rail(self, nic_id: str, rail: int | None) -> None:
+        nic = self.nic(nic_id)
+        self._ensure_rail(rail)
+        self._replace_nic(replace(nic, rail=rail))
+
+    def set_nic_names(self, nic_id: str, netdev: str, rdma: str) -> None:
+        nic = self.nic(nic_id)
+        self._replace_nic(replace(nic, netdev=netdev, rdma=rdma))
+
+    # ------------------------------------------------------------------ cables
+    def connect(self, a: str, b: str) -> Link:
+        speeds = []
+        for ep in (a, b):
+            speed = self.endpoint_speed(ep)
+            if speed is None:
+                raise ModelError(f"'{ep}' is not a NIC or a switch port of this design", (ep,))
+            if ep in self._link_at:
+                raise ModelError(f"{ep} is already cabled to {self.peer(ep)}", (ep,))
+            speeds.append(speed)
+        dev_a, dev_b = split_endpoint(a)[0], split_endpoint(b)[0]
+        if dev_a == dev_b:
+            raise ModelError(f"{a} and {b} are on the same device", (a, b))
+        if dev_a in self._servers and dev_b in self._servers:
+            raise ModelError(f"{a} and {b} are both server NICs; a NIC cables to a switch port", (a, b))
+        if natural_key(b) < natural_key(a):
+            a, b = b, a
+        link = Link(a, b, min(speeds))
+        self._links[link.id] = link
+        self._link_at[a] = link.id
+        self._link_at[b] = link.id
+        self._emit(ev.LINK_ADDED, link.id)
+        return link
+
+    def disconnect(self, link_id: str) -> Link:
+        link = self._links.pop(link_id, None)
+        if link is None:
+            raise ModelError(f"there is no cable '{link_id}'", (link_id,))
+        del self._link_at[link.a]
+        del self._link_at[link.b]
+        self._emit(ev.LINK_REMOVED, link.id)
+        return link
+
+    def move_nic(self, nic_id: str, switch_id: str, port: str | None = None) -> tuple[Link | None, Link]:
+        """Re-cable a NIC onto ``switch_id`` (a free port of the NIC's speed unless ``port`` is named)."""
+        nic = self.nic(nic_id)
+        self._switch(switch_id)
+        if port is None:
+            free = self.free_ports(switch_id, nic.speed)
+            if not free:
+                raise ModelError(f"{switch_id} has no free {nic.speed}G port for {nic_id}", (nic_id, switch_id))
+            port = free[0].name
+        target = endpoint(switch_id, port)
+        old = self.link_at(nic_id)
+        if old is not None and old.other(nic_id) == target:
+            return old, old
+        if target in self._link_at:
+            raise ModelError(f"{target} is already cabled to {self.peer(target)}", (target,))
+        with self.batch():
+            if old is not None:
+                self.disconnect(old.id)
+            new = self.connect(nic_id, target)
+        return old, new
+
+    # ------------------------------------------------------------------ addresses and ASNs
+    def set_address(self, key: str, cidr: str | None, pinned: bool = False) -> None:
+        """Set (or clear, with None) one address; ``pinned`` keeps it through re-planning."""
+        if cidr is None:
+            self._addresses.pop(key, None)
+            self._pinned.discard(key)
+        else:
+            self._addresses[key] = check_cidr(cidr, key)
+            (self._pinned.add if pinned else self._pinned.discard)(key)
+        self._emit(ev.PLAN_CHANGED, key)
+
+    def set_asn(self, switch_id: str, asn: int | None, pinned: bool = False) -> None:
+        self._switch(switch_id)
+        if asn is None:
+            self._asns.pop(switch_id, None)
+            self._pinned.discard(asn_key(switch_id))
+        else:
+            if not isinstance(asn, int) or not 1 <= asn <= 4294967294:
+                raise ModelError(f"ASN {asn!r} for {switch_id} is not a valid 4-byte ASN (1..4294967294)",
+                                 (switch_id,))
+            self._asns[switch_id] = asn
+            (self._pinned.add if pinned else self._pinned.discard)(asn_key(switch_id))
+        self._emit(ev.PLAN_CHANGED, switch_id)
+
+    def replace_plan(self, addresses: Mapping[str, str], asns: Mapping[str, int]) -> None:
+        """Install a planner result: every unpinned address and ASN is replaced, pinned ones are kept."""
+        self._addresses = {k: v for k, v in self._addresses.items() if k in self._pinned}
+        self._addresses.update((k, v) for k, v in addresses.items() if k not in self._pinned)
+        self._asns = {k: v for k, v in self._asns.items() if asn_key(k) in self._pinned}
+        self._asns.update((k, v) for k, v in asns.items() if asn_key(k) not in self._pinned)
+        self._emit(ev.PLAN_CHANGED)
+
+    def set_pins(self, keys: Iterable[str]) -> None:
+        """Mark keys pinned (used when loading a file; keys without a value are ignored later)."""
+        self._pinned.update(keys)
+        self._emit(ev.PLAN_CHANGED)
+
+    # ------------------------------------------------------------------ settings
+    def set_settings(self, settings: DesignSettings) -> None:
+        self._settings = settings
+        self._emit(ev.SETTINGS_CHANGED)
+
+    # ------------------------------------------------------------------ helpers
+    def _switch(self, switch_id: str) -> Switch:
+        switch = self._switches.get(switch_id)
+        if switch is None:
+            raise ModelError(f"there is no switch '{switch_id}'", (switch_id,))
+        return switch
+
+
+def _nic_index(port: str) -> int | None:
+    if port.startswith("nic") and port[3:].isdigit():
+        return int(port[3:])
+    return None
+
+
+def _unknown(kind: str, model_id: str, known: Mapping, device_id: str):
+    raise ModelError(
+        f"{device_id} uses {kind} model '{model_id}', which is not in the catalog "
+        f"(known: {', '.join(sorted(known)) or 'none'})", (device_id,))
+
+
+def _check_breakout(model, switch_id: str, cage: int, mode: str) -> None:
+    if not 1 <= cage <= model.ports:
+        raise ModelError(f"{switch_id} ({model.id}) has cages 1..{model.ports}; there is no cage {cage}",
+                         (switch_id,))
+    if not model.supports(mode):
+        raise ModelError(
+            f"{model.id} does not support breakout {mode} (it supports {', '.join(model.breakouts)})",
+            (switch_id,))

@@ -1,0 +1,146 @@
+"""Hardware models: what a switch or server model offers. Facts come from catalog YAML.
+
+A switch port is a front-panel cage (numbered from 1). A breakout mode such as
+``2x400G`` splits it into sub-ports; each sub-port is a `Port` with its own name.
+Interface names come from the model's ``port_name`` pattern, whose fields are
+``{port}`` (front-panel number), ``{sub}`` (0-based sub-port), ``{sub1}``
+(1-based sub-port) and ``{lane}`` (first SerDes lane of the sub-port, counting
+from ``lane_base``). SONiC names ``Ethernet{lane}``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_BREAKOUT = re.compile(r"^([1-9]\d*)x([1-9]\d*)G$")
+
+
+def parse_breakout(mode: str) -> tuple[int, int]:
+    """``'2x400G'`` -> ``(2, 400)``; raises ValueError with a readable message."""
+    m = _BREAKOUT.match(mode)
+    if not m:
+        raise ValueError(f"'{mode}' is not a breakout mode; write it like 1x800G, 2x400G or 4x200G")
+    return int(m.group(1)), int(m.group(2))
+
+
+def breakout_name(count: int, speed: int) -> str:
+    return f"{count}x{speed}G"
+
+
+@dataclass(frozen=True, slots=True)
+class Port:
+    """One usable switch interface (a whole cage, or one sub-port of a breakout)."""
+
+    name: str
+    cage: int          # front-panel number, from 1
+    sub: int           # sub-port index, 0 when not broken out
+    speed: int         # Gb/s
+    lanes: tuple[int, ...]
+    breakout: str      # mode of the cage, e.g. "2x400G"
+
+
+@dataclass(frozen=True, slots=True)
+class SwitchModel:
+    id: str
+    vendor: str
+    description: str
+    ports: int                     # front-panel cages
+    speed: int                     # native speed of a cage, Gb/s
+    lanes: int                     # SerDes lanes per cage
+    breakouts: tuple[str, ...]     # supported modes, native first
+    port_name: str = "Ethernet{lane}"
+    lane_base: int = 0
+    nos: str = "sonic"
+    redirect_to_nexthop: bool = True   # ASIC honours ACL REDIRECT to a next hop
+    builtin: bool = True
+
+    @property
+    def native_mode(self) -> str:
+        return breakout_name(1, self.speed)
+
+    @property
+    def capacity_gbps(self) -> int:
+        return self.ports * self.speed
+
+    def supports(self, mode: str) -> bool:
+        return mode in self.breakouts
+
+    def breakout_for_speed(self, speed: int) -> str | None:
+        """The supported mode whose sub-ports run at ``speed``, or None."""
+        for mode in self.breakouts:
+            if parse_breakout(mode)[1] == speed:
+                return mode
+        return None
+
+    def cage_ports(self, cage: int, mode: str) -> list[Port]:
+        count, speed = parse_breakout(mode)
+        step = self.lanes // count
+        first = self.lane_base + (cage - 1) * self.lanes
+        result = []
+        for sub in range(count):
+            lane = first + sub * step
+            name = self.port_name.format(port=cage, sub=sub, sub1=sub + 1, lane=lane)
+            result.append(Port(name, cage, sub, speed, tuple(range(lane, lane + step)), mode))
+        return result
+
+
+@dataclass(frozen=True, slots=True)
+class NicSpec:
+    """One rail NIC of a server model."""
+
+    index: int                 # logical NIC index on the server (nic0, nic1, ...)
+    netdev: str                # OS interface name, e.g. ens1np0
+    rdma: str                  # RDMA device, e.g. mlx5_0
+    speed: int                 # Gb/s
+    gpus: tuple[int, ...]      # GPUs this NIC is closest to (PCIe affinity)
+
+
+@dataclass(frozen=True, slots=True)
+class ServerModel:
+    id: str
+    vendor: str
+    description: str
+    gpus: int
+    nics: tuple[NicSpec, ...]
+    mgmt_interface: str = "eno1"
+    gid_index: int = 3
+    builtin: bool = True
+
+    def rail_order(self) -> list[int]:
+        """NIC indexes in rail order: rail k is the k-th NIC by its closest GPU."""
+        return [n.index for n in sorted(self.nics, key=lambda n: (min(n.gpus, default=1 << 30), n.index))]
+
+    def nic(self, index: int) -> NicSpec:
+        for n in self.nics:
+            if n.index == index:
+                return n
+        raise KeyError(index)
+
+
+@dataclass
+class Catalog:
+    """The switch and server models a design can use, keyed by model id."""
+
+    switches: dict[str, SwitchModel] = field(default_factory=dict)
+    servers: dict[str, ServerModel] = field(default_factory=dict)
+
+    def switch(self, model_id: str) -> SwitchModel:
+        try:
+            return self.switches[model_id]
+        except KeyError:
+            raise KeyError(
+                f"unknown switch model '{model_id}'; known: {', '.join(sorted(self.switches)) or 'none'}"
+            ) from None
+
+    def server(self, model_id: str) -> ServerModel:
+        try:
+            return self.servers[model_id]
+        except KeyError:
+            raise KeyError(
+                f"unknown server model '{model_id}'; known: {', '.join(sorted(self.servers)) or 'none'}"
+            ) from None
+
+    def merged(self, other: "Catalog") -> "Catalog":
+        """A catalog with ``other``'s models added (they win on equal ids)."""
+        return Catalog({**self.switches, **other.switches}, {**self.servers, **other.servers})

@@ -1,0 +1,78 @@
+"""Stable string ids: validation, natural sorting, endpoint parsing.
+
+Devices have ids such as ``su1-srv07``, ``su1-leaf-r3`` or ``p0-spine-02``.
+An *endpoint* names one end of a cable: ``<device id>/<port>``, for example
+``su1-srv07/nic3`` or ``su1-leaf-r3/Ethernet8``. Device ids never contain a
+``/``; port names may (``Ethernet1/1``), so an endpoint splits at its first ``/``.
+"""
+
+from __future__ import annotations
+
+import re
+
+_DIGITS = re.compile(r"(\d+)")
+# RFC 1123 label: letters, digits, hyphens; no leading/trailing hyphen; 1-63 chars.
+_LABEL = re.compile(r"^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$")
+_PORT_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.:/-]{0,62}$")
+
+
+def natural_key(text: str) -> tuple:
+    """Sort key that orders ``srv2`` before ``srv10``."""
+    # split() with a capturing group alternates text and digit runs, starting with text (maybe ""),
+    # so equal positions always hold the same type and tuples compare safely.
+    parts = _DIGITS.split(text)
+    parts[1::2] = map(int, parts[1::2])
+    return tuple(parts)
+
+
+def natural_sorted(items, key=None):
+    if key is None:
+        return sorted(items, key=natural_key)
+    return sorted(items, key=lambda item: natural_key(key(item)))
+
+
+def is_valid_hostname(name: str) -> bool:
+    """RFC 1123 host name: dot-separated labels, at most 253 characters."""
+    if not name or len(name) > 253:
+        return False
+    return all(_LABEL.match(label) for label in name.split("."))
+
+
+def hostname_problem(name: str) -> str | None:
+    """Say what is wrong with a host name, or None when it is valid."""
+    if not name:
+        return "it is empty"
+    if len(name) > 253:
+        return f"it has {len(name)} characters (at most 253)"
+    for label in name.split("."):
+        if not label:
+            return "it has an empty label (two dots in a row, or a leading/trailing dot)"
+        if len(label) > 63:
+            return f"the label '{label[:20]}...' has {len(label)} characters (at most 63)"
+        if label.startswith("-") or label.endswith("-"):
+            return f"the label '{label}' starts or ends with a hyphen"
+        bad = sorted({c for c in label if not (c.isascii() and (c.isalnum() or c == "-"))})
+        if bad:
+            shown = " ".join(repr(c) for c in bad)
+            return f"it contains {shown}; only letters, digits, hyphens and dots are allowed"
+    return None
+
+
+def is_valid_port_name(name: str) -> bool:
+    return bool(_PORT_NAME.match(name)) and ".." not in name
+
+
+def endpoint(device_id: str, port: str) -> str:
+    return f"{device_id}/{port}"
+
+
+def split_endpoint(ep: str) -> tuple[str, str]:
+    device, sep, port = ep.partition("/")
+    if not sep or not device or not port:
+        raise ValueError(f"'{ep}' is not an endpoint of the form <device>/<port>")
+    return device, port
+
+
+def is_valid_device_id(device_id: str) -> bool:
+    """Device ids are single RFC 1123 labels: they name files and never hold '/' or '.'."""
+    return bool(_LABEL.match(device_id))

@@ -1,0 +1,10 @@
+"""The planner's refusal: parameters that cannot work, with every shortfall listed."""
+
+from __future__ import annotations
+
+
+class PlanningError(ValueError):
+    def __init__(self, problems: list[str]):
+        self.problems = list(problems)
+        super().__init__("; ".join(self.problems) if len(self.problems) < 2
+                         else "\n".join(f"- {p}" for p in self.problems))
