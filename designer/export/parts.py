@@ -1,0 +1,26 @@
+"""The contract between the bundle writer and the exporters.
+
+A `Part` is one folder or file family of the bundle (``switches``, ``hosts``, ``aid`` ...).
+The bundle asks each part for the devices it renders (for per-device progress), then for
+each device's files, then for the part's global files. Every path is relative to the bundle
+root and uses ``/``; every content is ``str`` (written as UTF-8) or ``bytes``. Rendering must
+be deterministic: the same fabric gives the same bytes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from ..model.fabric import Fabric
+
+Files = dict[str, "str | bytes"]
+
+
+@dataclass(frozen=True)
+class Part:
+    name: str                                              # what --only names
+    description: str                                       # one line for README.txt and --help
+    devices: Callable[[Fabric], list[str]] = lambda fabric: []
+    render_device: Callable[[Fabric, str], Files] = lambda fabric, device_id: {}
+    render_global: Callable[[Fabric], Files] = lambda fabric: {}
