@@ -1,0 +1,46 @@
+"""``gui [FILE]`` opens the designer window; ``render FILE -o OUT`` draws a design headless.
+
+Qt is imported only inside the run functions, so the rest of the CLI works without a display.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .common import CliError
+
+
+def register(sub) -> None:
+    gui = sub.add_parser("gui", help="open the designer window (on FILE, or on the bundled default design)")
+    gui.add_argument("file", nargs="?", help="a .fabric.yaml design to open")
+    gui.set_defaults(run=run_gui)
+    render = sub.add_parser("render", help="draw a design's diagram to a PNG or SVG file, without a window")
+    render.add_argument("file", help="a .fabric.yaml design")
+    render.add_argument("-o", "--output", required=True, help="OUT.png or OUT.svg")
+    render.set_defaults(run=run_render)
+
+
+def run_gui(args) -> int:
+    if args.file and not Path(args.file).is_file():
+        raise CliError(f"{args.file}: no such file")
+    try:
+        from ..gui.app import run
+    except ImportError as exc:
+        raise CliError(f"the designer window needs PySide6 ({exc}); the other commands work without it") from None
+    return run(args.file)
+
+
+def run_render(args) -> int:
+    out = Path(args.output)
+    if out.suffix.lower() not in (".png", ".svg"):
+        raise CliError(f"{args.output}: the diagram is written as .png or .svg; name the file OUT.png or OUT.svg")
+    from ..storage import FileFormatError
+    from ..gui.app import render
+    try:
+        counts = render(args.file, str(out))
+    except FileFormatError as exc:
+        raise CliError(str(exc)) from None
+    except OSError as exc:
+        raise CliError(f"{args.file}: {exc.strerror or exc}") from None
+    print(f"wrote {out}: {counts['devices']} devices, {counts['nics']} NICs, {counts['links']} cables")
+    return 0

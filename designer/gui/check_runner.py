@@ -1,0 +1,44 @@
+"""Runs the checks after edits, debounced: many events in a burst give one `check()` call."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+DELAY_MS = 150
+
+
+class CheckRunner(QObject):
+    updated = Signal(list)          # the new list of Findings
+
+    def __init__(self, document, parent=None):
+        super().__init__(parent)
+        self.document = document
+        self.findings: list = []
+        self.problem: str | None = None     # why checks could not run (shown in the dock)
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(DELAY_MS)
+        self._timer.timeout.connect(self.run_now)
+        document.model_changed.connect(lambda _event: self.schedule())
+        document.fabric_replaced.connect(lambda _fabric: self.schedule())
+
+    def schedule(self) -> None:
+        self._timer.start()
+
+    def pending(self) -> bool:
+        return self._timer.isActive()
+
+    def run_now(self) -> list:
+        self._timer.stop()
+        try:
+            from ..checks import check
+            self.findings = check(self.document.fabric)
+            self.problem = None
+        except Exception as exc:        # a checks bug must not take the editor down
+            self.findings = []
+            self.problem = f"checks could not run: {type(exc).__name__}: {exc}"
+        self.updated.emit(self.findings)
+        return self.findings
+
+    def error_ids(self) -> list[str]:
+        return sorted({i for f in self.findings if f.severity.value == "error" for i in f.ids})

@@ -1,0 +1,166 @@
+"""Properties of the selected object. Edits go through commands; a refused value stays in its
+field, outlined red, with the model's reason underneath."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import (QCheckBox, QDockWidget, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QSpinBox,
+                               QVBoxLayout, QWidget)
+
+from ...model.entities import Server
+from ...planning.addressing import loopback_key, svi_key
+from ..commands import SetAddressCommand, SetHostnameCommand, SetNicRailCommand, SetSwitchRailCommand
+
+BAD_STYLE = "border: 2px solid #c62828;"
+MAX_RAIL = 255
+
+
+class InspectorDock(QDockWidget):
+    def __init__(self, document, parent=None):
+        super().__init__("Inspector", parent)
+        self.setObjectName("InspectorDock")
+        self.document = document
+        self.selected: str | None = None
+        self.fields: dict[str, QWidget] = {}
+        self.body = QWidget()
+        outer = QVBoxLayout(self.body)
+        self.form = QFormLayout()
+        outer.addLayout(self.form)
+        self.error = QLabel("")
+        self.error.setWordWrap(True)
+        self.error.setStyleSheet("color: #c62828;")
+        outer.addWidget(self.error)
+        outer.addStretch(1)
+        self.setWidget(self.body)
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self.refresh)
+
+    def schedule_refresh(self) -> None:
+        """After a model change: rebuilt later, never inside the signal of a field being edited."""
+        self._timer.start()
+
+    # ------------------------------------------------------------------ building
+    def show_ids(self, ids: list[str]) -> None:
+        self.selected = ids[0] if len(ids) == 1 else None
+        self.refresh(count=len(ids))
+
+    def refresh(self, count: int | None = None) -> None:
+        self._timer.stop()
+        while self.form.rowCount():
+            self.form.removeRow(0)
+        self.fields = {}
+        self.error.setText("")
+        f = self.document.fabric
+        sid = self.selected
+        if sid is None or not (f.has_device(sid) or sid in f.links or _is_nic(f, sid)):
+            self._label("Selection", f"{count} objects" if count else "nothing selected")
+            return
+        if sid in f.links:
+            link = f.links[sid]
+            self._label("Cable", link.a)
+            self._label("to", link.b)
+            self._label("Speed", f"{link.speed}G")
+        elif _is_nic(f, sid):
+            self._nic(f, sid)
+        else:
+            self._device(f, f.device(sid))
+
+    def _device(self, f, device) -> None:
+        self._label("Id", device.id)
+        self._line("hostname", "Hostname", device.hostname,
+                   lambda text: SetHostnameCommand(f, device.id, text))
+        model = self._label("Model", device.model)
+        model.setToolTip("To use another model, add one from the palette and move the cables")
+        if isinstance(device, Server):
+            self._label("SU", str(device.su))
+            self._label("GPUs / NICs", f"{device.gpus} / {len(device.nics)}")
+            return
+        self._label("Role", device.role.value)
+        if device.su is not None:
+            self._label("SU", str(device.su))
+        if device.role.value == "leaf":
+            self._spin("rail", "Rail", device.rail, 0, lambda v: SetSwitchRailCommand(f, device.id, v))
+            if svi_key(device.id) in f.addresses:
+                self._address(f, svi_key(device.id), "Gateway (SVI)")
+        elif device.plane is not None:
+            self._label("Plane", str(device.plane))
+        self._address(f, loopback_key(device.id), "Loopback")
+        self._label("ASN", str(f.asns.get(device.id, "-")))
+
+    def _nic(self, f, nic_id: str) -> None:
+        nic = f.nic(nic_id)
+        self._label("NIC", nic_id)
+        self._label("Netdev / RDMA", f"{nic.netdev} / {nic.rdma}")
+        self._label("Speed", f"{nic.speed}G")
+        self._label("GPUs", ", ".join(map(str, nic.gpus)) or "-")
+        self._spin("rail", "Rail", nic.rail, -1, lambda v: SetNicRailCommand(f, nic_id, None if v < 0 else v))
+        self._label("Cabled to", f.peer(nic_id) or "not cabled")
+        self._address(f, nic_id, "Address")
+
+    # ------------------------------------------------------------------ field kinds
+    def _label(self, title: str, text: str) -> QLabel:
+        label = QLabel(text)
+        label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.form.addRow(title, label)
+        return label
+
+    def _line(self, name: str, title: str, value: str, make_command) -> QLineEdit:
+        edit = QLineEdit(value)
+        edit.editingFinished.connect(lambda: edit.text() != value and self._run(edit, make_command(edit.text())))
+        self.form.addRow(title, edit)
+        self.fields[name] = edit
+        return edit
+
+    def _spin(self, name: str, title: str, value: int | None, minimum: int, make_command) -> QSpinBox:
+        spin = QSpinBox()
+        spin.setRange(minimum, MAX_RAIL)
+        if minimum < 0:
+            spin.setSpecialValueText("none")
+        spin.setValue(minimum if value is None else value)
+        spin.setKeyboardTracking(False)
+        spin.valueChanged.connect(lambda v: self._run(spin, make_command(v)))
+        self.form.addRow(title, spin)
+        self.fields[name] = spin
+        return spin
+
+    def _address(self, f, key: str, title: str) -> None:
+        row = QWidget()
+        layout = QHBoxLayout(row)
+        layout.setContentsMargins(0, 0, 0, 0)
+        value = f.addresses.get(key, "")
+        edit = QLineEdit(value)
+        edit.setPlaceholderText("a.b.c.d/len")
+        pin = QCheckBox("pinned")
+        pin.setChecked(f.is_pinned(key))
+        pin.setToolTip("A pinned address is kept when addresses are re-planned")
+        layout.addWidget(edit, 1)
+        layout.addWidget(pin)
+
+        def commit():
+            text = edit.text().strip() or None
+            if text != (value or None) or (text and pin.isChecked() != f.is_pinned(key)):
+                # an address typed by hand is pinned, so re-planning keeps it
+                self._run(edit, SetAddressCommand(f, key, text, pin.isChecked() or text != (value or None)))
+
+        edit.editingFinished.connect(commit)
+        pin.toggled.connect(lambda _on: commit())
+        self.form.addRow(title, row)
+        self.fields["address"] = edit
+        self.fields["pinned"] = pin
+
+    def _run(self, widget: QWidget, command) -> None:
+        error = self.document.execute(command)
+        if error:
+            widget.setStyleSheet(BAD_STYLE)
+            widget.setToolTip(error)
+            self.error.setText(error)
+        else:
+            widget.setStyleSheet("")
+            self.error.setText("")
+
+
+def _is_nic(f, ident: str) -> bool:
+    device, _, port = ident.partition("/")
+    return device in f.servers and port.startswith("nic")
