@@ -55,6 +55,8 @@ class MainWindow(QMainWindow):
         self.addDockWidget(Qt.RightDockWidgetArea, self.inspector)
         self.addDockWidget(Qt.RightDockWidgetArea, self.preview)
         self.addDockWidget(Qt.BottomDockWidgetArea, self.findings)
+        self.resizeDocks([self.findings], [160], Qt.Vertical)
+        self.resizeDocks([self.palette, self.inspector], [230, 320], Qt.Horizontal)
 
     def _action(self, menu, text, slot, shortcut=None) -> QAction:
         action = QAction(text, self)

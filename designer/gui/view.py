@@ -146,6 +146,7 @@ class FabricView(QGraphicsView):
         box = QRectF(8, 8, width, 10 + 16 * len(rails) + 16)
         painter.fillRect(box, QColor(255, 255, 255, 220))
         painter.setPen(QColor("#90a4ae"))
+        painter.setBrush(Qt.NoBrush)
         painter.drawRect(box)
         painter.setPen(style.TEXT)
         painter.drawText(QRectF(box.x() + 6, box.y() + 4, width, 14), Qt.AlignLeft, "Rails")
