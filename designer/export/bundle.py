@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -15,7 +16,6 @@ from pathlib import Path, PurePosixPath
 from typing import Callable
 
 from ..model.fabric import Fabric
-import re
 from .errors import ExportError
 from .parts import Files, Part
 from .registry import parts
