@@ -12,14 +12,8 @@ from PySide6.QtWidgets import (QCheckBox, QDialog, QFileDialog, QGridLayout, QGr
 
 def part_names() -> list[str]:
     """The bundle's parts as the export package names them (empty: export everything)."""
-    try:
-        from ... import export
-    except ImportError:
-        return []
-    if hasattr(export, "part_names"):
-        return list(export.part_names())
-    parts = getattr(export, "PARTS", None) or []
-    return [getattr(p, "name", str(p)) for p in parts]
+    from ...export.registry import parts
+    return [p.name for p in parts()]
 
 
 class ExportWorker(QObject):
