@@ -19,10 +19,10 @@ class CheckRunner(QObject):
         self._timer.setSingleShot(True)
         self._timer.setInterval(DELAY_MS)
         self._timer.timeout.connect(self.run_now)
-        document.model_changed.connect(lambda _event: self.schedule())
-        document.fabric_replaced.connect(lambda _fabric: self.schedule())
+        document.model_changed.connect(self.schedule)
+        document.fabric_replaced.connect(self.schedule)
 
-    def schedule(self) -> None:
+    def schedule(self, *_why) -> None:
         self._timer.start()
 
     def pending(self) -> bool:

@@ -26,8 +26,11 @@ class Document(QObject):
         self.path = path
         self.undo_stack = QUndoStack(self)
         self._restored = False            # a recovery restore is unsaved until saved
-        self.undo_stack.cleanChanged.connect(lambda _clean: self.state_changed.emit())
+        self.undo_stack.cleanChanged.connect(self._clean_changed)
         fabric.subscribe(self._relay)
+
+    def _clean_changed(self, _clean: bool) -> None:
+        self.state_changed.emit()
 
     def _relay(self, event) -> None:
         self.model_changed.emit(event)

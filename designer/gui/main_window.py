@@ -104,7 +104,7 @@ class MainWindow(QMainWindow):
         d = self.document
         d.state_changed.connect(self.update_title)
         d.fabric_replaced.connect(self._fabric_replaced)
-        d.model_changed.connect(lambda _e: (self.inspector.schedule_refresh(), self.preview.schedule()))
+        d.model_changed.connect(self._model_changed)
         self.scene.selectionChanged.connect(self._selection_changed)
         self.checks.updated.connect(self._findings_updated)
         self.findings.activated.connect(self.view.centre_on_ids)
@@ -116,6 +116,10 @@ class MainWindow(QMainWindow):
     def update_title(self) -> None:
         self.setWindowTitle(self.document.title())
         self.setWindowModified(self.document.dirty)
+
+    def _model_changed(self, _event) -> None:
+        self.inspector.schedule_refresh()
+        self.preview.schedule()
 
     def _fabric_replaced(self, fabric: Fabric) -> None:
         self.scene.set_fabric(fabric)

@@ -34,8 +34,11 @@ class Recovery(QObject):
         self._after_edit.setSingleShot(True)
         self._after_edit.setInterval(AFTER_EDIT_MS)
         self._after_edit.timeout.connect(self.save_now)
-        document.undo_stack.indexChanged.connect(lambda _i: self._after_edit.start())
+        document.undo_stack.indexChanged.connect(self._edited)
         document.state_changed.connect(self._state_changed)
+
+    def _edited(self, _index: int) -> None:
+        self._after_edit.start()
 
     def start(self) -> None:
         self._every.start()

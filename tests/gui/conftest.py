@@ -1,0 +1,25 @@
+"""GUI tests run offscreen on real widgets (pytest-qt)."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402
+
+import designer.gui  # noqa: E402,F401  (before any Qt call: see the None refcount note there)
+
+
+@pytest.fixture
+def window(qtbot, tmp_path, default_fabric):
+    from designer.gui.main_window import MainWindow
+    w = MainWindow(default_fabric, recovery_path=tmp_path / "recovery.fabric.yaml")
+    qtbot.addWidget(w)
+    w.resize(1200, 800)
+    w.show()
+    qtbot.waitExposed(w)
+    w.view.fit()
+    yield w
+    w.document.undo_stack.setClean()
+    w.recovery.discard()

@@ -1,0 +1,84 @@
+"""Every command: redo -> undo -> redo gives the same model snapshots (storage.dumps)."""
+
+from __future__ import annotations
+
+import pytest
+
+from designer.gui import commands as c
+from designer.gui.document import Document
+from designer.model.entities import Role, Switch
+from designer.planning.build import make_server
+from designer.planning.wiring import free_port_pair
+
+from designer.storage import dumps as snapshot
+
+
+def _leaf_with_room(f, speed):
+    return next(l.id for l in f.leaves() if f.free_ports(l.id, speed))
+
+
+CASES = {
+    "add server": lambda f: c.AddDeviceCommand(f, make_server(f.catalog, "su1-srv05", "gpu-4x400g", 1, 4)),
+    "add leaf": lambda f: c.AddDeviceCommand(
+        f, Switch("su1-leaf-r0-2", "su1-leaf-r0-2", Role.LEAF, "asterfusion-cx732q-n", su=1, rail=0)),
+    "add spine": lambda f: c.AddDeviceCommand(
+        f, Switch("spine-03", "spine-03", Role.SPINE, "asterfusion-cx732q-n")),
+    "delete server": lambda f: c.RemoveDeviceCommand(f, "su1-srv02"),
+    "delete leaf": lambda f: c.RemoveDeviceCommand(f, "su2-leaf-r1"),
+    "connect": lambda f: c.ConnectCommand(f, *free_port_pair(f, "su1-leaf-r0", "spine-01")),
+    "disconnect": lambda f: c.DisconnectCommand(f, f.link_at("su1-srv01/nic0").id),
+    "move nic cross-rail": lambda f: c.MoveNicCommand(f, "su1-srv01/nic0", "su1-leaf-r1"),
+    "move nic other su": lambda f: c.MoveNicCommand(f, "su1-srv01/nic2", "su2-leaf-r2"),
+    "leaf rail": lambda f: c.SetSwitchRailCommand(f, "su1-leaf-r3", 2),
+    "nic rail": lambda f: c.SetNicRailCommand(f, "su1-srv03/nic1", 3),
+    "nic rail none": lambda f: c.SetNicRailCommand(f, "su1-srv03/nic1", None),
+    "hostname": lambda f: c.SetHostnameCommand(f, "su1-srv01", "gpu-node-001"),
+    "pinned address": lambda f: c.SetAddressCommand(f, "su1-srv01/nic0", "10.0.9.9/24", True),
+    "clear address": lambda f: c.SetAddressCommand(f, "su1-srv01/nic0", None, False),
+    "macro": lambda f: c.MacroCommand(f, "two edits", [c.SetHostnameCommand(f, "su1-srv04", "n4"),
+                                                       c.RemoveDeviceCommand(f, "su2-srv04")]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_command_round_trips(qapp, default_fabric, name):
+    doc = Document(default_fabric)
+    before = snapshot(default_fabric)
+    assert doc.execute(CASES[name](default_fabric)) is None
+    after = snapshot(default_fabric)
+    assert after != before
+    assert doc.dirty
+    doc.undo_stack.undo()
+    assert snapshot(default_fabric) == before
+    assert not doc.dirty
+    doc.undo_stack.redo()
+    assert snapshot(default_fabric) == after
+    doc.undo_stack.undo()
+    assert snapshot(default_fabric) == before
+
+
+def test_replan_round_trips_and_fixes_a_wrong_rail(qapp, default_fabric):
+    f = default_fabric
+    doc = Document(f)
+    assert doc.execute(c.SetNicRailCommand(f, "su1-srv01/nic0", 3)) is None
+    assert doc.execute(c.SetAddressCommand(f, "su1-srv01/nic1", "10.1.200.7/24", False)) is None
+    before = snapshot(f)
+    assert doc.execute(c.ReplanCommand(f)) is None
+    after = snapshot(f)
+    assert f.nic("su1-srv01/nic0").rail == 0
+    assert f.addresses["su1-srv01/nic1"] != "10.1.200.7/24"
+    doc.undo_stack.undo()
+    assert snapshot(f) == before
+    doc.undo_stack.redo()
+    assert snapshot(f) == after
+
+
+def test_refused_edit_changes_nothing_and_is_not_on_the_stack(qapp, default_fabric):
+    doc = Document(default_fabric)
+    before = snapshot(default_fabric)
+    error = doc.execute(c.SetHostnameCommand(default_fabric, "su1-srv01", "bad_name!"))
+    assert "not a valid host name" in error
+    error = doc.execute(c.SetHostnameCommand(default_fabric, "su1-srv01", "su1-srv02"))
+    assert "already used by su1-srv02" in error
+    assert snapshot(default_fabric) == before
+    assert doc.undo_stack.count() == 0 and not doc.dirty
