@@ -12,8 +12,12 @@ import designer.gui  # noqa: E402,F401  (before any Qt call: see the None refcou
 
 
 @pytest.fixture
-def window(qtbot, tmp_path, default_fabric):
+def window(qtbot, tmp_path, default_fabric, monkeypatch):
+    """The real main window on the default design. pytest-qt closes it before fixtures end, so
+    the unsaved-changes question (a modal) is answered Discard unless a test says otherwise."""
+    from PySide6.QtWidgets import QMessageBox
     from designer.gui.main_window import MainWindow
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.Discard)
     w = MainWindow(default_fabric, recovery_path=tmp_path / "recovery.fabric.yaml")
     qtbot.addWidget(w)
     w.resize(1200, 800)
@@ -21,5 +25,4 @@ def window(qtbot, tmp_path, default_fabric):
     qtbot.waitExposed(w)
     w.view.fit()
     yield w
-    w.document.undo_stack.setClean()
     w.recovery.discard()
