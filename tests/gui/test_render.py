@@ -1,0 +1,51 @@
+"""Headless diagrams: `render_scene` and `rail-designer render`."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QImage
+
+from designer.cli import main
+from designer.gui.render import render_scene
+from designer.gui.style import rail_colour
+from designer.storage import save
+
+
+def _distinct_colours(image: QImage, step: int = 7) -> set[int]:
+    return {image.pixel(x, y) for x in range(0, image.width(), step) for y in range(0, image.height(), step)}
+
+
+def test_render_default_design_png_is_not_blank_and_counts_match(qapp, default_fabric, tmp_path):
+    out = tmp_path / "default.png"
+    counts = render_scene(default_fabric, out)
+    f = default_fabric
+    assert counts == {"devices": len(f.servers) + len(f.switches), "nics": sum(len(s.nics) for s in f.servers.values()),
+                      "links": len(f.links)}
+    image = QImage(str(out))
+    assert not image.isNull() and image.width() >= 1200
+    colours = _distinct_colours(image, step=3)
+    assert len(colours) > 10                                      # lanes, rails, text: not one flat fill
+    for rail in range(4):                                         # every rail's leaves drawn in their colour
+        assert rail_colour(rail).rgb() in colours
+
+
+def test_render_svg_names_every_device(qapp, default_fabric, tmp_path):
+    out = tmp_path / "default.svg"
+    render_scene(default_fabric, out)
+    text = out.read_text()
+    assert text.startswith("<?xml") and "<svg" in text
+    for device_id in list(default_fabric.switches) + list(default_fabric.servers):
+        assert device_id in text
+
+
+def test_render_command_writes_png_and_refuses_other_suffixes(qapp, default_fabric, tmp_path, capsys):
+    design = tmp_path / "d.fabric.yaml"
+    save(default_fabric, design)
+    assert main(["render", str(design), "-o", str(tmp_path / "d.png")]) == 0
+    assert (tmp_path / "d.png").stat().st_size > 1000
+    assert "18 devices" in capsys.readouterr().out
+    assert main(["render", str(design), "-o", str(tmp_path / "d.jpg")]) == 2
+    assert "png or .svg" in capsys.readouterr().err
+    (tmp_path / "bad.fabric.yaml").write_text("nonsense: [")
+    assert main(["render", str(tmp_path / "bad.fabric.yaml"), "-o", str(tmp_path / "x.png")]) == 2
+    err = capsys.readouterr().err
+    assert "bad.fabric.yaml" in err and "Traceback" not in err
