@@ -115,7 +115,6 @@ class MainWindow(QMainWindow):
 
     def update_title(self) -> None:
         self.setWindowTitle(self.document.title())
-        self.setWindowModified(self.document.dirty)
 
     def _model_changed(self, _event) -> None:
         self.inspector.schedule_refresh()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QPen
-from PySide6.QtWidgets import QGraphicsItem, QStyle, QStyleOptionGraphicsItem
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
 from .. import style
 
@@ -23,6 +23,7 @@ class DeviceItem(QGraphicsItem):
         super().__init__()
         self.model_id = model_id
         self._rect = QRectF(0, 0, w, h)
+        self._bounds = self._rect.adjusted(-2, -2, 2, 2)
         self.label = model_id
         self.error = False
         self.fill = style.SERVER_FILL
@@ -31,7 +32,7 @@ class DeviceItem(QGraphicsItem):
         self.setZValue(1)
 
     def boundingRect(self) -> QRectF:
-        return self._rect.adjusted(-2, -2, 2, 2)
+        return self._bounds
 
     def set_error(self, error: bool) -> None:
         if error != self.error:
@@ -40,7 +41,7 @@ class DeviceItem(QGraphicsItem):
 
     def paint(self, painter, option, widget=None) -> None:
         lod = lod_of(painter, option)
-        selected = bool(option.state & QStyle.State_Selected)
+        selected = self.isSelected()
         edge = style.SELECTED if selected else style.ERROR if self.error else self.edge
         if lod < OUTLINE_LOD:
             painter.fillRect(self._rect, edge if (selected or self.error) else self.fill)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QPen
-from PySide6.QtWidgets import QGraphicsItem, QStyle
+from PySide6.QtWidgets import QGraphicsItem
 
 from .. import style
 from .device import lod_of
@@ -19,6 +19,7 @@ class NicItem(QGraphicsItem):
         super().__init__(parent)
         self.model_id = model_id
         self._rect = QRectF(0, 0, size, size)
+        self._bounds = self._rect.adjusted(-1, -1, 1, 1)
         self.rail = rail
         self.error = False
         self.setFlags(QGraphicsItem.ItemIsSelectable | QGraphicsItem.ItemUsesExtendedStyleOption)
@@ -26,7 +27,7 @@ class NicItem(QGraphicsItem):
         self.setToolTip(model_id)
 
     def boundingRect(self) -> QRectF:
-        return self._rect.adjusted(-1, -1, 1, 1)
+        return self._bounds
 
     def set_rail(self, rail: int | None) -> None:
         if rail != self.rail:
@@ -41,7 +42,7 @@ class NicItem(QGraphicsItem):
     def paint(self, painter, option, widget=None) -> None:
         if lod_of(painter, option) < PORT_LOD:
             return
-        selected = bool(option.state & QStyle.State_Selected)
+        selected = self.isSelected()
         pen = QPen(style.SELECTED if selected else style.ERROR if self.error else style.rail_colour(self.rail).darker(160),
                    2 if (selected or self.error) else 1)
         pen.setCosmetic(True)
