@@ -126,3 +126,16 @@ def test_export_dialog_writes_a_bundle_off_the_gui_thread(window, qtbot, tmp_pat
     for rel in dialog.result.files:
         assert (out / rel).is_file()
     assert "wrote" in dialog.label.text()
+
+
+def test_preview_dock_shows_the_selected_devices_configs(window, qtbot):
+    window.preview.show()
+    window.scene.select_ids(["su1-leaf-r0"])
+    window.preview.refresh()
+    from designer.export import preview
+    expected = preview(window.document.fabric, "su1-leaf-r0")
+    assert list(window.preview.files) == sorted(expected)
+    if expected:
+        name = window.preview.choice.currentText()
+        assert window.preview.text.toPlainText() == expected[name]
+    assert "su1-leaf-r0" in window.preview.note.text()

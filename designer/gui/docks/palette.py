@@ -19,8 +19,9 @@ class PaletteList(QListWidget):
 
     def set_catalog(self, catalog) -> None:
         self.clear()
-        for kind, models in (("server", catalog.servers), ("leaf", catalog.switches), ("spine", catalog.switches)):
-            header = QListWidgetItem(f"{kind.capitalize()}s")
+        for kind, title, models in (("server", "Servers", catalog.servers), ("leaf", "Leaves", catalog.switches),
+                                    ("spine", "Spines", catalog.switches)):
+            header = QListWidgetItem(title)
             header.setFlags(Qt.NoItemFlags)
             font = header.font()
             font.setBold(True)

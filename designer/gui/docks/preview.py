@@ -49,7 +49,7 @@ class PreviewDock(QDockWidget):
             self.note.setText("select a switch or a server to see its configs")
         else:
             try:
-                from ..export import preview
+                from ...export import preview
                 self.files = dict(sorted(preview(self.fabric, self.device_id).items()))
                 self.note.setText(f"{self.device_id}: {len(self.files)} files")
             except Exception as exc:     # a design the exporters refuse: say why, keep the editor
