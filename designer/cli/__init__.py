@@ -13,7 +13,7 @@ import sys
 from .common import CliError, EXIT_USAGE
 
 # Command modules, in the order their commands appear in --help.
-COMMAND_MODULES = ["design", "importers"]
+COMMAND_MODULES = ["design", "export", "importers"]
 
 
 def parser() -> argparse.ArgumentParser:

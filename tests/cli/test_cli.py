@@ -1,0 +1,91 @@
+"""The command line, run in-process through designer.cli.main (the console script's entry point)."""
+
+import json
+
+import pytest
+
+from designer.cli import main
+from designer.storage import load, save
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_new_then_validate_is_clean(tmp_path, capsys):
+    path = tmp_path / "pod.fabric.yaml"
+    code, out, _ = run(capsys, "new", "--preset", "superpod-su", "--sus", "4", "-o", str(path))
+    assert code == 0 and "32 leaves" in out and "1024 server-leaf and 1024 leaf-spine cables" in out
+    code, out, _ = run(capsys, "validate", str(path))
+    assert code == 0 and "0 errors" in out
+
+
+def test_cross_rail_nic_fails_validation_naming_nic_rail_and_leaf(tmp_path, capsys):
+    path = tmp_path / "d.fabric.yaml"
+    run(capsys, "new", "-o", str(path))
+    fabric = load(path)
+    fabric.move_nic("su1-srv02/nic2", "su1-leaf-r1")
+    save(fabric, path)
+    code, out, _ = run(capsys, "validate", str(path))
+    assert code == 1
+    line = next(l for l in out.splitlines() if "RD004" in l)
+    assert "su1-srv02/nic2" in line and "rail 2" in line and "su1-leaf-r1" in line
+
+
+def test_validate_json_lists_findings(tmp_path, capsys):
+    path = tmp_path / "d.fabric.yaml"
+    run(capsys, "new", "--leaf-uplinks", "2", "-o", str(path))
+    code, out, _ = run(capsys, "validate", str(path), "--format", "json")
+    data = json.loads(out)
+    assert code == 1 and data["counts"]["error"] >= 1
+    assert any(f["code"] == "RD001" and "2.00:1, allowed 1:1" in f["message"] for f in data["findings"])
+
+
+def test_malformed_file_exits_2_with_one_message(tmp_path, capsys):
+    path = tmp_path / "bad.fabric.yaml"
+    path.write_text("format_version: 1\nservers: {oops\n")
+    code, out, err = run(capsys, "validate", str(path))
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "bad.fabric.yaml:" in err and "Traceback" not in err
+
+
+def test_impossible_parameters_say_what_is_short(tmp_path, capsys):
+    code, _, err = run(capsys, "new", "--preset", "superpod-su", "--sus", "12", "-o", str(tmp_path / "x.yaml"))
+    assert code == 2 and "short by 16 uplinks" in err
+    assert not (tmp_path / "x.yaml").exists()
+
+
+def test_new_does_not_overwrite_without_force(tmp_path, capsys):
+    path = tmp_path / "d.fabric.yaml"
+    path.write_text("mine")
+    code, _, err = run(capsys, "new", "-o", str(path))
+    assert code == 2 and "--force" in err and path.read_text() == "mine"
+
+
+def test_unknown_preset_lists_the_presets(tmp_path, capsys):
+    code, _, err = run(capsys, "new", "--preset", "nope", "-o", str(tmp_path / "x.yaml"))
+    assert code == 2 and "rail-only-32x4" in err
+
+
+def test_assign_replans_and_keeps_pins(tmp_path, capsys):
+    path = tmp_path / "d.fabric.yaml"
+    run(capsys, "new", "-o", str(path))
+    fabric = load(path)
+    fabric.set_address("su1-srv01/nic0", "10.0.0.6/29", pinned=True)
+    fabric.set_address("su1-srv02/nic0", None)
+    save(fabric, path)
+    code, out, _ = run(capsys, "assign", str(path))
+    fabric = load(path)
+    assert code == 0
+    assert fabric.addresses["su1-srv01/nic0"] == "10.0.0.6/29"
+    assert "su1-srv02/nic0" in fabric.addresses
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["new", "--help"], ["validate", "--help"]])
+def test_help_explains_parameters(argv, capsys):
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 0
+    assert "usage: rail-designer" in capsys.readouterr().out

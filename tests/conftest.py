@@ -1,0 +1,27 @@
+"""Shared fixtures: the bundled catalog and preset-built fabrics."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from designer.planning.build import build  # noqa: E402
+from designer.storage.catalog_file import builtin_catalog  # noqa: E402
+from designer.storage.presets import load_preset  # noqa: E402
+
+
+@pytest.fixture
+def catalog():
+    return builtin_catalog()
+
+
+def preset_fabric(name: str, **overrides):
+    return build(load_preset(name).spec(**overrides), builtin_catalog())
+
+
+@pytest.fixture
+def default_fabric():
+    return preset_fabric("default")

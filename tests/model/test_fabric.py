@@ -1,0 +1,79 @@
+import pytest
+
+from designer.model import ModelError, Role, Switch
+from designer.model import events as ev
+
+
+def test_connect_refuses_a_port_already_cabled(default_fabric):
+    nic = "su1-srv01/nic0"
+    peer = default_fabric.peer(nic)
+    with pytest.raises(ModelError, match="already cabled"):
+        default_fabric.connect("su1-srv02/nic1", peer)
+
+
+def test_connect_refuses_an_unknown_port(default_fabric):
+    default_fabric.disconnect(default_fabric.link_at("su1-srv01/nic0").id)
+    with pytest.raises(ModelError, match="not a NIC or a switch port"):
+        default_fabric.connect("su1-srv01/nic0", "su1-leaf-r0/Ethernet999")
+
+
+def test_move_nic_recables_to_a_free_port_of_its_speed_and_emits_one_event(default_fabric):
+    seen = []
+    default_fabric.subscribe(seen.append)
+    old, new = default_fabric.move_nic("su1-srv01/nic0", "su1-leaf-r1")
+    assert old.other("su1-srv01/nic0").startswith("su1-leaf-r0/")
+    assert new.other("su1-srv01/nic0").startswith("su1-leaf-r1/")
+    assert default_fabric.nic("su1-srv01/nic0").rail == 0      # the NIC keeps its affinity rail
+    assert [e.kind for e in seen] == [ev.RESET]
+
+
+def test_move_nic_to_a_switch_without_a_free_port_of_its_speed_says_why(default_fabric):
+    leaf = "su1-leaf-r1"
+    for port in default_fabric.free_ports(leaf, 400):      # every free cage now runs 4 x 100G
+        default_fabric.set_breakout(leaf, port.cage, "4x100G")
+    with pytest.raises(ModelError, match="su1-leaf-r1 has no free 400G port for su1-srv01/nic0"):
+        default_fabric.move_nic("su1-srv01/nic0", leaf)
+    assert default_fabric.peer("su1-srv01/nic0").startswith("su1-leaf-r0/")   # nothing changed
+
+
+def test_breakout_change_refused_while_cables_sit_on_the_cage(default_fabric):
+    port = default_fabric.port(default_fabric.peer("su1-srv01/nic0"))
+    with pytest.raises(ModelError, match="disconnect them"):
+        default_fabric.set_breakout("su1-leaf-r0", port.cage, "2x200G")
+
+
+def test_invalid_hostname_refused_with_reason(default_fabric):
+    with pytest.raises(ModelError, match="not a valid host name.*'/'"):
+        default_fabric.set_hostname("su1-srv01", "bad/name")
+
+
+def test_duplicate_hostname_refused(default_fabric):
+    with pytest.raises(ModelError, match="already used by su1-srv02"):
+        default_fabric.set_hostname("su1-srv01", "su1-srv02")
+
+
+def test_device_id_with_slash_refused(default_fabric):
+    with pytest.raises(ModelError, match="not a valid device id"):
+        default_fabric.add_switch(Switch("x/y", "xy", Role.SPINE, "asterfusion-cx732q-n"))
+
+
+def test_remove_device_returns_its_cables_for_undo(default_fabric):
+    links_before = len(default_fabric.links)
+    device, links = default_fabric.remove_device("spine-01")
+    assert device.id == "spine-01" and len(links) == 16
+    assert len(default_fabric.links) == links_before - 16
+    default_fabric.add_switch(device)
+    for link in links:
+        default_fabric.connect(link.a, link.b)
+    assert len(default_fabric.links) == links_before
+
+
+def test_pinned_address_survives_replace_plan(default_fabric):
+    default_fabric.set_address("su1-srv01/nic0", "10.0.0.200/29", pinned=True)
+    default_fabric.replace_plan({"su1-srv01/nic0": "10.0.0.2/29"}, {})
+    assert default_fabric.addresses["su1-srv01/nic0"] == "10.0.0.200/29"
+
+
+def test_bad_address_refused(default_fabric):
+    with pytest.raises(ModelError, match="not an IPv4 address"):
+        default_fabric.set_address("su1-srv01/nic0", "10.0.0.300/24")

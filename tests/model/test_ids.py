@@ -1,0 +1,18 @@
+from designer.model.ids import hostname_problem, natural_key, split_endpoint
+
+
+def test_natural_order_puts_srv2_before_srv10():
+    names = ["su1-srv10", "su1-srv2", "su10-srv1", "su2-srv1"]
+    assert sorted(names, key=natural_key) == ["su1-srv2", "su1-srv10", "su2-srv1", "su10-srv1"]
+
+
+def test_endpoint_splits_at_first_slash_so_port_names_may_hold_slashes():
+    assert split_endpoint("leaf1/Ethernet1/1") == ("leaf1", "Ethernet1/1")
+
+
+def test_hostname_problems_are_named():
+    assert hostname_problem("gpu-01") is None
+    assert "'/'" in hostname_problem("a/b")
+    assert "hyphen" in hostname_problem("-x")
+    assert "' '" in hostname_problem("a b")
+    assert "empty" in hostname_problem("")
