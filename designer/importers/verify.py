@@ -139,7 +139,7 @@ def verify(fabric: Fabric, dumps: list[LldpDump]) -> VerifyResult:
               for ep, what in sorted(unknown.items(), key=lambda kv: natural_key(kv[0]))]
     order = {k: i for i, k in enumerate(KINDS)}
     result.mismatches = sorted(found, key=lambda m: order[m.kind]) + missing + strays
-    result.moves = work_order(fabric, wrong, unmet, {m.ends: m.kind for m in found})
+    result.moves = work_order(fabric, wrong, unmet, {m.ends: m.kind for m in found}, unknown)
     return result
 
 

@@ -21,7 +21,7 @@ _KIND_ORDER = {"cross-rail": 0, "miswired": 1, "unplanned": 2}
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    action: str               # "move", "remove" or "add"
+    action: str               # "move", "remove", "add" or "check" (a planned port holds an unknown neighbour)
     keep: str | None          # move: the end that stays plugged in
     unplug: str | None        # move: where the other end comes out; remove: one end of the cable
     plug: str | None          # move: where it goes in; add: one end of the new cable
@@ -37,7 +37,18 @@ def _label(fabric: Fabric, ep: str) -> str:
 
 
 def work_order(fabric: Fabric, wrong: list[tuple[str, str]], unmet: list[tuple[str, str]],
-               kinds: dict[tuple[str, str], str]) -> list[Move]:
+               kinds: dict[tuple[str, str], str], unknown: dict[str, str] | None = None) -> list[Move]:
+    """Moves for ``wrong`` cables and ``unmet`` planned ones; a planned cable whose port LLDP shows
+    holding an ``unknown`` neighbour gets a 'check' step (likely a host name the design does not know)."""
+    unknown = unknown or {}
+    checks = []
+    for u in [u for u in unmet if set(u) & set(unknown)]:
+        ep = min(set(u) & set(unknown), key=natural_key)
+        checks.append((3, 0, natural_key(u[0]), natural_key(u[1]), Move(
+            "check", None, ep, None, _other(u, ep),
+            f"check {_label(fabric, ep)}: LLDP sees {unknown[ep]} there, the plan wants "
+            f"{_label(fabric, _other(u, ep))}")))
+    unmet = [u for u in unmet if not set(u) & set(unknown)]
     graph = nx.Graph()
     for i, w in enumerate(wrong):
         graph.add_node(("w", i))
@@ -73,7 +84,7 @@ def work_order(fabric: Fabric, wrong: list[tuple[str, str]], unmet: list[tuple[s
             moves.append((2, 0, natural_key(u[0]), natural_key(u[1]),
                           Move("add", None, None, u[0], u[1],
                                f"add a cable {_label(fabric, u[0])} - {_label(fabric, u[1])}")))
-    return [entry[-1] for entry in sorted(moves, key=lambda e: e[:-1])]
+    return [entry[-1] for entry in sorted(moves + checks, key=lambda e: e[:-1])]
 
 
 def _other(cable: tuple[str, str], end: str) -> str:

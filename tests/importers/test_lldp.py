@@ -80,3 +80,7 @@ def test_sample_dumps_against_the_default_design(default_fabric, tmp_path):
     assert stray.kind == "unknown" and stray.ends == ("su1-leaf-r0/Ethernet8",)
     assert stray.link_ids == ("su1-leaf-r0/Ethernet8~su1-srv02/nic0",)
     assert any("2 LLDP entries on ports outside the fabric" in n for n in result.notes)
+    check = result.moves[-1]
+    assert (check.action, check.unplug, check.other) == ("check", "su1-leaf-r0/Ethernet8", "su1-srv02/nic0")
+    port = "su1-leaf-r0/Ethernet8"
+    assert [m.action for m in result.moves if port in (m.unplug, m.plug, m.other)] == ["check"]
