@@ -129,7 +129,7 @@ def verify(fabric: Fabric, dumps: list[LldpDump]) -> VerifyResult:
             result.not_checked.append(lid)
         else:
             unmet.append(ends)
-    found = [_found_mismatch(fabric, c, planned) for c in wrong]
+    found = [_found_mismatch(fabric, c) for c in wrong]
     missing = [Mismatch("missing", ends, (), None, (planned[ends],),
                         f"planned cable {ends[0]} - {ends[1]} not seen by LLDP")
                for ends in unmet if not set(ends) & seen_at]
@@ -154,7 +154,7 @@ def _rail_clash(fabric: Fabric, a: str, b: str) -> tuple[int, int] | None:
     return None
 
 
-def _found_mismatch(fabric: Fabric, cable: tuple[str, str], planned: dict) -> Mismatch:
+def _found_mismatch(fabric: Fabric, cable: tuple[str, str]) -> Mismatch:
     a, b = cable
     expected = ((a, fabric.peer(a)), (b, fabric.peer(b)))
     link_ids = tuple(fabric.link_at(e).id for e in cable if fabric.link_at(e))
