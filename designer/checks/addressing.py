@@ -11,11 +11,11 @@ from .finding import Severity
 from .overlaps import overlap_issues
 from .registry import listing, rule
 
-_ASSIGN = "Run Assign rails and addresses (re-plans every address that is not pinned)"
+_ASSIGN = "Run Assign rails and addresses (it re-plans every address that is not pinned)"
 
 
 @rule("RD007", "Duplicate address", Severity.ERROR,
-      f"Give each interface its own address: unpin or change one of them, then {_ASSIGN[0].lower()}{_ASSIGN[1:]}.")
+      "Give each interface its own address: change or unpin one of them, then run Assign rails and addresses.")
 def duplicate_addresses(ctx):
     addresses = ctx.addresses
     if len({addr for addr, _ in addresses.values()}) == len(addresses):

@@ -16,20 +16,6 @@ def format_allowed(ratio: float) -> str:
     return f"{int(ratio)}:1" if float(ratio).is_integer() else format_ratio(ratio)
 
 
-def leaf_bandwidth(ctx) -> dict[str, tuple[int, int]]:
-    """Leaf id -> (downlink Gb/s, uplink Gb/s), from the leaf's cabled port speeds (RD003 reports a
-    cable whose far end runs at another speed)."""
-    cached = ctx.__dict__.get("_leaf_bandwidth")
-    if cached is None:
-        cached = {}
-        for leaf in ctx.leaves:
-            links = ctx.leaf_links[leaf.id]
-            cached[leaf.id] = (sum(port.speed for port, _ in links.downlinks),
-                               sum(port.speed for port, _ in links.uplinks))
-        ctx.__dict__["_leaf_bandwidth"] = cached
-    return cached
-
-
 @rule("RD001", "Leaf oversubscription above the allowed ratio", Severity.ERROR,
       "Add uplinks to the leaf (or spines), move servers to another leaf, or raise the allowed "
       "oversubscription in the design settings if this fabric is meant to be blocking.")
@@ -37,7 +23,7 @@ def oversubscription(ctx):
     if not ctx.spines:
         return
     allowed = ctx.settings.max_oversubscription
-    for leaf_id, (down, up) in leaf_bandwidth(ctx).items():
+    for leaf_id, (down, up) in ctx.leaf_bandwidth.items():
         if not down:
             continue
         if not up:
@@ -55,7 +41,7 @@ def ratio_report(ctx):
         return
     allowed = ctx.settings.max_oversubscription
     by_ratio: dict[str, list[str]] = {}
-    for leaf_id, (down, up) in leaf_bandwidth(ctx).items():
+    for leaf_id, (down, up) in ctx.leaf_bandwidth.items():
         if down and up and abs(down / up - 1) > _EPSILON and down / up <= allowed + _EPSILON:
             by_ratio.setdefault(format_ratio(down / up), []).append(leaf_id)
     for ratio, leaves in sorted(by_ratio.items()):
@@ -81,10 +67,10 @@ def missing_ports(ctx):
         yield (f"{switch.id} ({model.id}, cages 1..{model.ports}, breakouts {', '.join(model.breakouts)}) "
                f"has unsupported breakouts: {', '.join(bad)}", (switch.id,))
     beyond: dict[str, list[str]] = {}
-    for cable in ctx.cables:
-        for end in (cable.a, cable.b):
-            if end.speed is None and end.device in ctx.usable_switches:
-                beyond.setdefault(end.device, []).append(end.ep)
+    for _, a, b in ctx.cables:
+        for ep, device, _, speed in (a, b):
+            if speed is None and device in ctx.usable_switches:
+                beyond.setdefault(device, []).append(ep)
     for switch_id, eps in beyond.items():
         eps = natural_sorted(eps)
         switch = ctx.switches[switch_id]

@@ -9,13 +9,11 @@ from __future__ import annotations
 
 from functools import cached_property
 from socket import inet_aton
-from typing import NamedTuple
 
 from ..model.entities import Link, Nic, Switch
 from ..model.fabric import Fabric
 from ..model.hardware import parse_breakout
 from ..planning.topology import LeafLinks, all_leaf_links, spines_of_plane
-
 
 _PREFIXES = {str(n): n for n in range(33)}   # the model stores validated, normalised CIDRs
 
@@ -35,20 +33,11 @@ def valid_mode(mode: str) -> bool:
     return True
 
 
-class End(NamedTuple):
-    """One end of a cable: ``kind`` is "leaf", "spine", "nic" or None (unknown); ``speed`` is None
-    when the port does not exist under the switch's breakouts."""
-
-    ep: str
-    device: str
-    kind: str | None
-    speed: int | None
-
-
-class Cable(NamedTuple):
-    link: Link
-    a: End
-    b: End
+# One end of a cable: (endpoint, device id, kind, speed). ``kind`` is "leaf", "spine", "nic" or None
+# (unknown); ``speed`` is None when the port does not exist under the switch's breakouts. Plain
+# tuples, not NamedTuples: a big design has ~10^5 of them and NamedTuple construction is 20x slower.
+End = tuple[str, str, "str | None", "int | None"]
+Cable = tuple[Link, End, End]
 
 
 class Context:
@@ -60,10 +49,18 @@ class Context:
         self.servers = fabric.servers
         self.leaves: list[Switch] = fabric.leaves()
         self.spines: list[Switch] = fabric.spines()
+        self._plane_spines: dict[int | None, frozenset[str]] = {}
 
     @cached_property
     def leaf_links(self) -> dict[str, LeafLinks]:
         return all_leaf_links(self.fabric)
+
+    @cached_property
+    def leaf_bandwidth(self) -> dict[str, tuple[int, int]]:
+        """Leaf id -> (downlink Gb/s, uplink Gb/s) from its cabled port speeds (RD003 reports a cable
+        whose far end runs at another speed)."""
+        return {leaf_id: (sum(port.speed for port, _ in links.downlinks), sum(port.speed for port, _ in links.uplinks))
+                for leaf_id, links in self.leaf_links.items()}
 
     @cached_property
     def nics(self) -> dict[str, Nic]:
@@ -81,11 +78,11 @@ class Context:
             kind = kinds.get(device)
             if kind is not None:
                 found = tables[device].get(port) if device in tables else None
-                return End(ep, device, kind, found.speed if found else None)
+                return ep, device, kind, found.speed if found else None
             nic = nics.get(ep)
-            return End(ep, device, "nic", nic.speed) if nic else End(ep, device, None, None)
+            return (ep, device, "nic", nic.speed) if nic else (ep, device, None, None)
 
-        return [Cable(link, end(link.a), end(link.b)) for link in self.fabric.links.values()]
+        return [(link, end(link.a), end(link.b)) for link in self.fabric.links.values()]
 
     @cached_property
     def usable_switches(self) -> frozenset[str]:
@@ -108,18 +105,11 @@ class Context:
     def addresses(self) -> dict[str, tuple[int, int]]:
         """Address key -> (address int, prefix length)."""
         prefixes = _PREFIXES
-        return {key: (int.from_bytes(inet_aton(cidr[:cidr.index("/")]), "big"), prefixes[cidr[cidr.index("/") + 1:]])
+        return {key: (int.from_bytes(inet_aton(cidr[:(slash := cidr.index("/"))]), "big"), prefixes[cidr[slash + 1:]])
                 for key, cidr in self.fabric.addresses.items()}
-
-    @cached_property
-    def nic_leaf(self) -> dict[str, tuple[str, str]]:
-        """NIC id -> (leaf id, leaf port name) for every NIC cabled to a leaf."""
-        return {nic_id: (leaf_id, port.name)
-                for leaf_id, links in self.leaf_links.items() for port, nic_id in links.downlinks}
 
     def plane_spines(self, rail: int | None) -> frozenset[str]:
         """The spines a leaf of ``rail`` should reach (cached per rail)."""
-        cache = self.__dict__.setdefault("_plane_spines", {})
-        if rail not in cache:
-            cache[rail] = frozenset(spines_of_plane(self.fabric, rail))
-        return cache[rail]
+        if rail not in self._plane_spines:
+            self._plane_spines[rail] = frozenset(spines_of_plane(self.fabric, rail))
+        return self._plane_spines[rail]

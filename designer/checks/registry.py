@@ -8,13 +8,13 @@ rule cannot misstate its own severity.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from ..model.ids import natural_key
 from .finding import Finding, Severity
 
 Issue = tuple[str, Iterable[str]]
-RuleFunction = Callable[["object"], Iterator[Issue]]
+RuleFunction = Callable[[Any], Iterator[Issue]]   # takes a checks.context.Context
 
 
 @dataclass(frozen=True)

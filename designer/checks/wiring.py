@@ -12,10 +12,9 @@ from .registry import listing, rule
 @rule("RD003", "Speed mismatch on a cable", Severity.ERROR,
       "Cable the NIC or port to a port of the same speed, or change the cage's breakout so the speeds agree.")
 def speed_mismatch(ctx):
-    for link, a, b in ctx.cables:
-        if a.speed is not None and b.speed is not None and a.speed != b.speed:
-            yield (f"cable {link.a} ({a.speed}G) - {link.b} ({b.speed}G) joins two different speeds",
-                   (link.id, link.a, link.b))
+    for link, (_, _, _, a), (_, _, _, b) in ctx.cables:
+        if a is not None and b is not None and a != b:
+            yield f"cable {link.a} ({a}G) - {link.b} ({b}G) joins two different speeds", (link.id, link.a, link.b)
 
 
 @rule("RD004", "NIC on the wrong rail or cabled to a spine", Severity.ERROR,
@@ -29,10 +28,10 @@ def cross_rail(ctx):
                 yield (f"{nic_id} (rail {nic.rail}) is cabled to {leaf.id}, a leaf of rail {leaf.rail}",
                        (nic_id, leaf.id))
     for _, a, b in ctx.cables:
-        for nic, switch in ((a, b), (b, a)):
-            if nic.kind == "nic" and switch.kind == "spine":
-                yield (f"{nic.ep} is cabled directly to spine {switch.device}; server NICs belong on a leaf",
-                       (nic.ep, switch.device))
+        for (nic_ep, _, nic_kind, _), (_, spine, kind, _) in ((a, b), (b, a)):
+            if nic_kind == "nic" and kind == "spine":
+                yield (f"{nic_ep} is cabled directly to spine {spine}; server NICs belong on a leaf",
+                       (nic_ep, spine))
 
 
 @rule("RD005", "Rail NIC not connected", Severity.WARNING,
@@ -90,9 +89,9 @@ def uneven_uplinks(ctx):
 @rule("RD018", "Switch cabled to a switch of the wrong tier", Severity.ERROR,
       "Leaves cable to spines and spines to leaves; remove leaf-leaf and spine-spine cables.")
 def same_tier_links(ctx):
-    for link, a, b in ctx.cables:
-        if a.kind in ("leaf", "spine") and a.kind == b.kind:
-            yield f"cable {link.a} - {link.b} joins two {a.kind}s", (link.id, a.device, b.device)
+    for link, (_, dev_a, kind_a, _), (_, dev_b, kind_b, _) in ctx.cables:
+        if kind_a in ("leaf", "spine") and kind_a == kind_b:
+            yield f"cable {link.a} - {link.b} joins two {kind_a}s", (link.id, dev_a, dev_b)
 
 
 @rule("RD019", "NIC cabled to a leaf of another scalable unit", Severity.WARNING,

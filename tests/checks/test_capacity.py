@@ -6,7 +6,6 @@ from types import SimpleNamespace
 
 from designer.checks import Severity, check
 from designer.checks.capacity import missing_ports
-from designer.checks.context import Cable, End
 from designer.model.entities import Link, Role, Switch
 
 from check_helpers import of_code
@@ -62,7 +61,7 @@ def _ctx(catalog, switch, cables=()):
 def test_cable_on_a_port_the_switch_does_not_have(catalog):
     leaf = Switch("su1-leaf-r0", "su1-leaf-r0", Role.LEAF, "asterfusion-cx732q-n", su=1, rail=0)
     link = Link("su1-leaf-r0/Ethernet999", "su1-srv01/nic0", 400)
-    cable = Cable(link, End(link.a, "su1-leaf-r0", "leaf", None), End(link.b, "su1-srv01", "nic", 400))
+    cable = (link, (link.a, "su1-leaf-r0", "leaf", None), (link.b, "su1-srv01", "nic", 400))
     [(message, ids)] = list(missing_ports(_ctx(catalog, leaf, [cable])))
     assert ids == ("su1-leaf-r0", "su1-leaf-r0/Ethernet999")
     assert message == ("su1-leaf-r0 (asterfusion-cx732q-n, 32 ports under its breakouts) has 1 cable(s) "

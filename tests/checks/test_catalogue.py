@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from designer.checks import RULES, Finding, Severity, check, has_errors
@@ -56,3 +59,9 @@ def test_has_errors_looks_only_at_errors():
     warning = Finding("RD005", Severity.WARNING, "m", (), "h")
     error = Finding("RD004", Severity.ERROR, "m", (), "h")
     assert not has_errors([warning]) and has_errors([warning, error]) and not has_errors([])
+
+
+def test_checks_never_import_qt():
+    code = "import sys, designer.checks; print(sorted(m for m in sys.modules if m.startswith('PySide6')))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
