@@ -88,11 +88,16 @@ class Context:
     def usable_switches(self) -> frozenset[str]:
         """Switches whose model is in the catalog and whose breakouts parse and are supported."""
         catalog = self.fabric.catalog.switches
+        verdicts: dict[tuple, bool] = {}            # switches of one model and breakout layout share one
         ok = set()
         for switch in self.switches.values():
-            model = catalog.get(switch.model)
-            if model is not None and all(1 <= cage <= model.ports and model.supports(mode) and valid_mode(mode)
-                                         for cage, mode in switch.breakouts):
+            layout = (switch.model, switch.breakouts)
+            if layout not in verdicts:
+                model = catalog.get(switch.model)
+                verdicts[layout] = model is not None and all(
+                    1 <= cage <= model.ports and model.supports(mode) and valid_mode(mode)
+                    for cage, mode in switch.breakouts)
+            if verdicts[layout]:
                 ok.add(switch.id)
         return frozenset(ok)
 
