@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from designer.checks import Severity, check
 
-from check_helpers import codes, nic_of_rail, of_code, with_addressing
+from tests.checks.check_helpers import codes, nic_of_rail, of_code, with_addressing
 
 
 def _errors(fabric):

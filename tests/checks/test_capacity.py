@@ -8,7 +8,7 @@ from designer.checks import Severity, check
 from designer.checks.capacity import missing_ports
 from designer.model.entities import Link, Role, Switch
 
-from check_helpers import of_code
+from tests.checks.check_helpers import of_code
 
 LEAVES = [f"su{su}-leaf-r{r}" for su in (1, 2) for r in range(4)]
 

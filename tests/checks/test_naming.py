@@ -8,7 +8,7 @@ from designer.checks import Severity
 from designer.checks.naming import invalid_hostnames
 from designer.model.entities import Server
 
-from check_helpers import of_code
+from tests.checks.check_helpers import of_code
 
 
 def test_host_names_equal_but_for_case_are_duplicates(default):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from designer.checks import Severity, check
 from designer.model.ids import endpoint
 
-from check_helpers import codes, nic_of_rail, of_code
+from tests.checks.check_helpers import codes, nic_of_rail, of_code
 
 
 def _errors(fabric):
