@@ -11,7 +11,6 @@ from __future__ import annotations
 import csv
 import io
 
-from ..model.entities import Role, Switch
 from ..model.fabric import Fabric
 from ..model.hardware import parse_breakout
 from ..model.ids import natural_key, split_endpoint
@@ -22,29 +21,53 @@ COLUMNS = ["cable", "su", "rail", "a_device", "a_cage", "a_port", "a_lane",
            "b_device", "b_cage", "b_port", "b_lane", "speed_gbps", "cable_type"]
 
 
-def _a_side(fabric: Fabric, a: str, b: str) -> tuple[str, str]:
-    """Order a link's ends: the switch end first; between switches the leaf, else the natural first."""
-    def rank(ep: str) -> tuple:
-        device = fabric.switches.get(split_endpoint(ep)[0])
-        role = 2 if device is None else (0 if device.role is Role.LEAF else 1)
-        return (role, natural_key(ep))
-    return (a, b) if rank(a) <= rank(b) else (b, a)
+class _Ends:
+    """Describes link ends; each device's name is checked once and its port order read once."""
 
+    def __init__(self, fabric: Fabric):
+        self.fabric = fabric
+        self.hostnames: dict[str, str] = {}
+        self.order: dict[str, dict[str, int]] = {}
+        switches = sorted(fabric.switches, key=natural_key)
+        self.switch_rank = {sid: i for i, sid in enumerate(switches)}
+        self.leaf_ids = {s.id for s in fabric.leaves()}
 
-def _end(fabric: Fabric, ep: str) -> dict:
-    device_id, port_name = split_endpoint(ep)
-    device = fabric.device(device_id)
-    require_hostname(device.hostname, device_id)
-    if isinstance(device, Switch):
-        port = fabric.port(ep)
-        require_port_name(port_name, device_id)
-        count, _ = parse_breakout(port.breakout)
-        return {"device": device.hostname, "cage": port.cage, "port": port_name,
-                "lane": port.sub if count > 1 else "", "breakout": count, "cage_speed": count * port.speed}
-    nic = fabric.nic(ep)
-    require_port_name(nic.netdev, device_id)
-    return {"device": device.hostname, "cage": "", "port": nic.netdev, "lane": "", "breakout": 1,
-            "cage_speed": nic.speed, "su": device.su, "rail": nic.rail}
+    def hostname(self, device_id: str) -> str:
+        name = self.hostnames.get(device_id)
+        if name is None:
+            name = self.hostnames[device_id] = require_hostname(self.fabric.device(device_id).hostname, device_id)
+        return name
+
+    def sort_key(self, ep: str) -> tuple[int, int]:
+        """(switch order, front-panel index) of a switch endpoint."""
+        device, port = split_endpoint(ep)
+        order = self.order.get(device)
+        if order is None:
+            order = self.order[device] = {name: i for i, name in enumerate(self.fabric.ports(device))}
+        return self.switch_rank[device], order[port]
+
+    def a_side(self, a: str, b: str) -> tuple[str, str]:
+        """The switch end first; between two switches the leaf (where it is patched), else the first."""
+        def rank(ep: str) -> tuple:
+            device = split_endpoint(ep)[0]
+            if device not in self.switch_rank:
+                return (2,)
+            return (0 if device in self.leaf_ids else 1,) + self.sort_key(ep)
+        return (a, b) if rank(a) <= rank(b) else (b, a)
+
+    def describe(self, ep: str) -> dict:
+        device_id, port_name = split_endpoint(ep)
+        hostname = self.hostname(device_id)
+        if device_id in self.switch_rank:
+            port = self.fabric.port(ep)
+            require_port_name(port_name, device_id)
+            count, _ = parse_breakout(port.breakout)
+            return {"device": hostname, "cage": port.cage, "port": port_name,
+                    "lane": port.sub if count > 1 else "", "breakout": count, "cage_speed": count * port.speed}
+        nic = self.fabric.nic(ep)
+        require_port_name(nic.netdev, device_id)
+        return {"device": hostname, "cage": "", "port": nic.netdev, "lane": "", "breakout": 1,
+                "cage_speed": nic.speed, "su": self.fabric.servers[device_id].su, "rail": nic.rail}
 
 
 def cable_type(speed: int, a: dict, b: dict) -> str:
@@ -55,26 +78,15 @@ def cable_type(speed: int, a: dict, b: dict) -> str:
     return f"{e['cage_speed']}G to {e['breakout']}x{speed}G breakout cable (lane {e['lane']})"
 
 
-def _front_panel_order(fabric: Fabric):
-    cache: dict[str, dict[str, int]] = {}
-
-    def index(ep: str) -> int:
-        device, port = split_endpoint(ep)
-        if device not in cache:
-            cache[device] = {name: i for i, name in enumerate(fabric.ports(device))}
-        return cache[device][port]
-    return index
-
-
 def cable_rows(fabric: Fabric) -> list[dict]:
     """One row per cable, A = switch end, in natural switch order then front-panel order."""
-    port_index = _front_panel_order(fabric)
-    ordered = sorted((_a_side(fabric, link.a, link.b) + (link.speed,) for link in fabric.links.values()),
-                     key=lambda r: (natural_key(split_endpoint(r[0])[0]), port_index(r[0])))
+    ends = _Ends(fabric)
+    ordered = sorted((ends.a_side(link.a, link.b) + (link.speed,) for link in fabric.links.values()),
+                     key=lambda r: ends.sort_key(r[0]))
     width = max(4, len(str(len(ordered))))
     rows = []
     for n, (a_ep, b_ep, speed) in enumerate(ordered, 1):
-        a, b = _end(fabric, a_ep), _end(fabric, b_ep)
+        a, b = ends.describe(a_ep), ends.describe(b_ep)
         switch = fabric.switches[split_endpoint(a_ep)[0]]
         su, rail = (b["su"], b["rail"]) if "su" in b else (switch.su, switch.rail)
         rows.append({"cable": f"C{n:0{width}d}", "su": _blank(su), "rail": _blank(rail),

@@ -1,5 +1,5 @@
 """Stage 2 for SONiC: a switch's plain dict -> ``config_db.json`` (CONFIG_DB tables; pure data,
-so it is written with ``json.dumps(sort_keys=True)`` rather than a template).
+so it is written by the json encoder rather than a template).
 
 DEVICE_METADATA deliberately carries no ``hwsku``/``platform``: they name the image's own platform
 files, and a guessed value would stop the switch from booting its config. ``config load`` merges
@@ -10,6 +10,7 @@ these tables into the running CONFIG_DB, keeping the device's own values.
 from __future__ import annotations
 
 import json
+import json.encoder
 
 from .qos import qos_tables
 
@@ -64,5 +65,34 @@ def config_db(sw: dict) -> dict:
     return db
 
 
+def _value(value) -> str:
+    """JSON for a CONFIG_DB entry: a flat object of strings (or lists of strings), keys sorted.
+
+    CONFIG_DB entries have exactly this shape; formatting them directly with the C string encoder
+    is several times faster than json.dumps per entry. Any other shape is a programming error."""
+    if isinstance(value, str):
+        return _string(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(map(_string, value)) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_string(k)}: {_value(value[k])}" for k in sorted(value)) + "}"
+    raise TypeError(f"CONFIG_DB values are strings, lists or objects, not {type(value).__name__}")
+
+
+_string = json.encoder.encode_basestring_ascii
+
+
 def config_db_json(sw: dict) -> str:
-    return json.dumps(config_db(sw), sort_keys=True, indent=2) + "\n"
+    """Tables and keys sorted, one line per entry: readable, diffable and fast for 500-port tables."""
+    db = config_db(sw)
+    lines = ["{"]
+    for t, table in enumerate(sorted(db)):
+        lines.append(f"  {_string(table)}: {{")
+        entries = db[table]
+        keys = sorted(entries)
+        last = len(keys) - 1
+        for k, key in enumerate(keys):
+            lines.append(f"    {_string(key)}: {_value(entries[key])}{',' if k < last else ''}")
+        lines.append("  }" + ("," if t < len(db) - 1 else ""))
+    lines.append("}")
+    return "\n".join(lines) + "\n"

@@ -9,8 +9,7 @@ decided here. FRR numbers pbr-map sequences 1..700, so local rules take 1..99 an
 
 from __future__ import annotations
 
-import ipaddress
-
+from ..model.addressing import cidr_str, network_of, size
 from ..model.fabric import Fabric
 from ..planning.ppd import leaf_ppd
 from ..planning.topology import leaf_links
@@ -27,8 +26,28 @@ def local_prefixes(fabric: Fabric, leaf_id: str, vlan: dict | None, interfaces: 
     if vlan is not None:
         return [vlan["subnet"]]
     down = set(downlinks)
-    nets = [ipaddress.IPv4Interface(i["address"]).network for i in interfaces if i["port"] in down]
-    return [str(n) for n in ipaddress.collapse_addresses(nets)]
+    return collapse([network_of(i["address"]) for i in interfaces if i["port"] in down])
+
+
+def collapse(networks: list[tuple[int, int]]) -> list[str]:
+    """The fewest CIDR blocks covering exactly the union of ``networks`` ((address, prefix) pairs).
+
+    Same result as ipaddress.collapse_addresses, on plain integers (it runs for every leaf)."""
+    ranges: list[list[int]] = []
+    for start, end in sorted((net, net + size(prefix)) for net, prefix in networks):
+        if ranges and start <= ranges[-1][1]:
+            ranges[-1][1] = max(ranges[-1][1], end)
+        else:
+            ranges.append([start, end])
+    out = []
+    for start, end in ranges:
+        while start < end:
+            block = (start & -start) if start else 1 << 32
+            while block > end - start:
+                block >>= 1
+            out.append(cidr_str(start, 32 - block.bit_length() + 1))
+            start += block
+    return out
 
 
 def redirect_action(next_hop: str, uplink: str) -> str:

@@ -11,10 +11,12 @@ the networks to advertise; ``ppd`` — the leaf's pinned paths (else None), see 
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..model.addressing import cidr_str, network_of
 from ..model.entities import Role, Switch
 from ..model.fabric import Fabric
-from ..model.hardware import Port, parse_breakout
+from ..model.hardware import Port, SwitchModel, parse_breakout
 from ..model.ids import endpoint, split_endpoint
 from ..planning.addressing import loopback_key, svi_key
 from .errors import ExportError, require_hostname, require_port_name
@@ -46,20 +48,21 @@ def port_alias(port: Port) -> str:
     return f"etp{port.cage}" + (_SUB_LETTERS[port.sub] if count > 1 else "")
 
 
+@lru_cache(maxsize=4096)
+def _port_strings(port: Port) -> tuple[tuple[str, object], ...]:
+    """The SONiC strings that depend on the port alone (ports are shared by every switch of a model)."""
+    return (("name", port.name), ("alias", port_alias(port)), ("index", port.cage),
+            ("lanes", ",".join(map(str, port.lanes))), ("speed", str(port.speed * 1000)),
+            ("fec", "rs" if port.speed >= RS_FEC_FROM_GBPS else "none"), ("mtu", str(SWITCH_MTU)),
+            ("breakout", port.breakout))
+
+
 def port_entry(port: Port, peer_host: str | None, peer_port: str | None) -> dict:
-    return {
-        "name": port.name,
-        "alias": port_alias(port),
-        "index": port.cage,
-        "lanes": ",".join(str(lane) for lane in port.lanes),
-        "speed": str(port.speed * 1000),
-        "fec": "rs" if port.speed >= RS_FEC_FROM_GBPS else "none",
-        "mtu": str(SWITCH_MTU),
-        "admin_status": "up" if peer_host else "down",
-        "breakout": port.breakout,
-        "description": f"{peer_host}:{peer_port}" if peer_host else "",
-        "cabled": peer_host is not None,
-    }
+    entry = dict(_port_strings(port))
+    entry["admin_status"] = "up" if peer_host else "down"
+    entry["description"] = f"{peer_host}:{peer_port}" if peer_host else ""
+    entry["cabled"] = peer_host is not None
+    return entry
 
 
 def _peer(fabric: Fabric, ep: str) -> tuple[str | None, str | None, object]:
@@ -78,12 +81,17 @@ def breakout_entries(fabric: Fabric, switch: Switch) -> list[dict]:
     """Every cage's mode, keyed by its first port, when any cage leaves the native mode."""
     if not switch.breakouts:
         return []
-    model = fabric.catalog.switch(switch.model)
+    return [dict(entry) for entry in _breakouts(fabric.catalog.switch(switch.model), switch.breakouts)]
+
+
+@lru_cache(maxsize=256)
+def _breakouts(model: SwitchModel, breakouts: tuple[tuple[int, str], ...]) -> tuple[tuple, ...]:
+    modes = dict(breakouts)
     out = []
     for cage in range(1, model.ports + 1):
-        mode = switch.breakout_of(cage, model.native_mode)
-        out.append({"port": model.cage_ports(cage, mode)[0].name, "cage": cage, "mode": mode})
-    return out
+        mode = modes.get(cage, model.native_mode)
+        out.append((("port", model.cage_ports(cage, mode)[0].name), ("cage", cage), ("mode", mode)))
+    return tuple(out)
 
 
 def switch_data(fabric: Fabric, switch_id: str) -> dict:
@@ -101,7 +109,7 @@ def switch_data(fabric: Fabric, switch_id: str) -> dict:
         if peer is None:
             continue
         if isinstance(peer, Switch):
-            require_hostname(peer_host, peer.id)
+            _checked_hostname(peer_host, peer.id)
             local = address_of(fabric, ep, "switch port")
             remote = address_of(fabric, fabric.peer(ep), "switch port")
             interfaces.append({"port": port.name, "address": local})
@@ -151,6 +159,11 @@ def _bind_pbr(ppd: dict | None, ports: list[dict], vlan: dict | None) -> None:
         p["pbr_policy"] = ppd["name"] if p["name"] in bound else ""
     if vlan is not None:
         vlan["pbr_policy"] = ppd["name"] if ppd else ""
+
+
+@lru_cache(maxsize=65536)
+def _checked_hostname(hostname: str, device_id: str) -> str:
+    return require_hostname(hostname, device_id)
 
 
 def _asn(fabric: Fabric, switch_id: str) -> int:
