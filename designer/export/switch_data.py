@@ -72,9 +72,10 @@ def _peer(fabric: Fabric, ep: str) -> tuple[str | None, str | None, object]:
         return None, None, None
     device_id, port = split_endpoint(peer_ep)
     device = fabric.device(device_id)
-    if isinstance(device, Switch):
-        return device.hostname, port, device
-    return device.hostname, fabric.nic(peer_ep).netdev, device
+    if not isinstance(device, Switch):
+        port = fabric.nic(peer_ep).netdev
+    # Peer names land in config lines (descriptions): refuse any that could break a line.
+    return _checked_hostname(device.hostname, device_id), _checked_port(port, device_id), device
 
 
 def breakout_entries(fabric: Fabric, switch: Switch) -> list[dict]:
@@ -109,7 +110,6 @@ def switch_data(fabric: Fabric, switch_id: str) -> dict:
         if peer is None:
             continue
         if isinstance(peer, Switch):
-            _checked_hostname(peer_host, peer.id)
             local = address_of(fabric, ep, "switch port")
             remote = address_of(fabric, fabric.peer(ep), "switch port")
             interfaces.append({"port": port.name, "address": local})
@@ -164,6 +164,11 @@ def _bind_pbr(ppd: dict | None, ports: list[dict], vlan: dict | None) -> None:
 @lru_cache(maxsize=65536)
 def _checked_hostname(hostname: str, device_id: str) -> str:
     return require_hostname(hostname, device_id)
+
+
+@lru_cache(maxsize=65536)
+def _checked_port(name: str, device_id: str) -> str:
+    return require_port_name(name, device_id)
 
 
 def _asn(fabric: Fabric, switch_id: str) -> int:

@@ -127,3 +127,10 @@ def test_missing_address_is_an_export_error():
 
 def test_redirect_uses_sonic_next_hop_syntax():
     assert redirect_action("10.254.0.0", "Ethernet256") == "REDIRECT:10.254.0.0@Ethernet256"
+
+
+def test_nic_name_that_would_break_a_config_line_is_refused():
+    f = build(load_preset("default").spec(), builtin_catalog())
+    f.set_nic_names("su1-srv01/nic0", "ens1\nrouter bgp 1", "mlx5_0")      # the model accepts any text here
+    with pytest.raises(ExportError, match="su1-srv01: its interface name 'ens1\nrouter bgp 1'"):
+        switch_data(f, "su1-leaf-r0")
