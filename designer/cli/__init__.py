@@ -13,7 +13,7 @@ import sys
 from .common import CliError, EXIT_USAGE
 
 # Command modules, in the order their commands appear in --help.
-COMMAND_MODULES = ["design"]
+COMMAND_MODULES = ["design", "aid"]
 
 
 def parser() -> argparse.ArgumentParser:
