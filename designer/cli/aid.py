@@ -20,7 +20,7 @@ def register(sub) -> None:
 
 def run_import_aid(args) -> int:
     from ..export.aid_import import AidError, load_aid_text
-    from ..storage import FileFormatError, save
+    from ..storage.yamlio import FileFormatError
     from ..storage.catalog_file import catalog_with
     from ..storage.yamlio import read_text
 
@@ -30,6 +30,7 @@ def run_import_aid(args) -> int:
     try:
         catalog = catalog_with([Path(p) for p in args.catalog])
         fabric = load_aid_text(read_text(Path(args.aid)), args.aid, catalog)
+        from ..storage import save          # the design-file writer
         save(fabric, out)
     except (AidError, FileFormatError) as exc:
         raise CliError(str(exc)) from None
