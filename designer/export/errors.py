@@ -1,1 +1,2 @@
-class ExportError(ValueError): """An export refused: the message names the object and the fix."""
+class ExportError(ValueError):
+    """An export refused: the message names the object and the fix."""

@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import ipaddress
+import re
 
 from .errors import ModelError
+
+_CIDR = re.compile(r"^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})/(\d{1,2})$")
 
 
 def check_cidr(cidr: str, where: str) -> str:
     """Validate ``a.b.c.d/len`` (an interface address: host bits allowed); returns it normalised."""
-    try:
-        iface = ipaddress.IPv4Interface(cidr)
-    except (ipaddress.AddressValueError, ipaddress.NetmaskValueError, ValueError):
+    m = _CIDR.match(cidr) if isinstance(cidr, str) else None
+    if not m or any(int(x) > 255 for x in m.groups()[:4]) or int(m.group(5)) > 32:
         raise ModelError(f"'{cidr}' for {where} is not an IPv4 address with a prefix length, "
-                         "like 10.0.0.5/24", (where,)) from None
-    return iface.with_prefixlen
+                         "like 10.0.0.5/24", (where,))
+    if any(len(x) > 1 and x[0] == "0" for x in m.groups()):
+        return cidr_str(ip_int(cidr.partition("/")[0]), int(m.group(5)))   # drop leading zeros
+    return cidr
 
 
 def parse_network(cidr: str, what: str) -> tuple[int, int]:

@@ -219,14 +219,14 @@ class Fabric:
             self._sus[index] = ScalableUnit(index, f"SU{index}")
 
     def set_rail_name(self, index: int, name: str) -> None:
-        if index not in self._rails:
-            raise ModelError(f"there is no rail {index}")
+        """Name rail ``index`` (adding the rail if the design has none of that number yet)."""
+        self._ensure_rail(index)
         self._rails[index] = Rail(index, name)
         self._emit(ev.SETTINGS_CHANGED)
 
     def set_su_name(self, index: int, name: str) -> None:
-        if index not in self._sus:
-            raise ModelError(f"there is no SU {index}")
+        """Name scalable unit ``index`` (adding it if needed)."""
+        self._ensure_su(index)
         self._sus[index] = ScalableUnit(index, name)
         self._emit(ev.SETTINGS_CHANGED)
 

@@ -1,0 +1,169 @@
+"""Commands on design files: presets, new, validate, assign."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from .common import EXIT_FINDINGS, EXIT_OK, CliError, load_design
+
+# BuildSpec field -> (type, help). The order is the order in --help.
+SPEC_OPTIONS = {
+    "name": (str, "design name"),
+    "sus": (int, "number of scalable units (SUs)"),
+    "servers_per_su": (int, "GPU servers per SU"),
+    "server_model": (str, "server model id (see `rail-designer presets --models`)"),
+    "rails": (int, "rails (default: the server model's rail NICs)"),
+    "leaf_model": (str, "leaf (rail switch) model id"),
+    "leaf_uplinks": (int, "uplinks per leaf (default: sized for --oversubscription)"),
+    "uplink_speed": (int, "uplink speed in Gb/s (default: the leaf's native speed; ports break out to match)"),
+    "spine_model": (str, "spine model id (default: the leaf model)"),
+    "spines": (int, "spines per plane; 0 = rail-only, one tier (default: sized for 1:1 / the target)"),
+    "spine_planes": (str, "'shared' (every leaf to every spine) or 'per-rail' (leaves of rail k to plane k)"),
+    "oversubscription": (float, "target and allowed leaf downlink:uplink ratio, e.g. 1 or 2"),
+    "scheme": (str, "addressing: 'subnet-per-leaf' (leaf is the gateway) or 'p2p31' (one /31 per NIC)"),
+    "rail_supernet": (str, "supernet carved into one pool per rail, e.g. 10.0.0.0/12"),
+    "rail_prefix": (int, "prefix length of each rail's pool, e.g. 16"),
+    "fabric_pool": (str, "pool for leaf-spine /31s"),
+    "loopback_pool": (str, "pool for /32 loopbacks"),
+    "mtu": (int, "host NIC MTU"),
+    "leaf_asn_base": (int, "first leaf ASN (each leaf gets its own)"),
+    "spine_asn_base": (int, "spine ASN (or first, per --spine-asn-mode)"),
+    "spine_asn_mode": (str, "'shared', 'per-plane' or 'per-spine'"),
+}
+
+
+def register(sub) -> None:
+    p = sub.add_parser("presets", help="list the bundled presets and hardware models")
+    p.add_argument("--models", action="store_true", help="also list the switch and server models")
+    p.set_defaults(run=run_presets)
+
+    p = sub.add_parser("new", help="create a design file from a preset and parameters",
+                       description="Build a fully wired, addressed design from a preset; any parameter "
+                                   "below overrides the preset's value.")
+    p.add_argument("--preset", default="default", help="preset name (see `rail-designer presets`)")
+    p.add_argument("-o", "--output", required=True, help="design file to write (*.fabric.yaml)")
+    p.add_argument("--force", action="store_true", help="overwrite an existing file")
+    group = p.add_argument_group("design parameters")
+    for name, (kind, text) in SPEC_OPTIONS.items():
+        group.add_argument("--" + name.replace("_", "-"), dest=name, type=kind, help=text)
+    p.set_defaults(run=run_new)
+
+    p = sub.add_parser("validate", help="check a design and list its findings",
+                       description="Exit status: 0 no errors, 1 errors found, 2 the file cannot be used.")
+    p.add_argument("file")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--catalog", action="append", default=[], help="extra hardware catalog YAML (repeatable)")
+    p.set_defaults(run=run_validate)
+
+    p = sub.add_parser("assign", help="re-run rail assignment and addressing on a design, then save it",
+                       description="Rails back to GPU-affinity order, then every unpinned address and ASN "
+                                   "re-planned. Pinned values are kept.")
+    p.add_argument("file")
+    p.add_argument("-o", "--output", help="write here instead of over FILE")
+    p.add_argument("--keep-rails", action="store_true", help="only re-plan addresses and ASNs")
+    p.set_defaults(run=run_assign)
+
+
+def run_presets(args) -> int:
+    from ..planning.spec import format_ratio, size
+    from ..storage.catalog_file import builtin_catalog
+    from ..storage.presets import load_preset, preset_names
+    catalog = builtin_catalog()
+    for name in preset_names():
+        preset = load_preset(name)
+        s = size(preset.spec(), catalog)
+        print(f"{name}\n  {preset.description}")
+        tiers = f"{s.spines} spines" if s.spines else "no spines (rail-only)"
+        ratio = f", {format_ratio(s.ratio)}" if s.spines else ""
+        print(f"  {s.servers} servers, {s.gpus} GPUs, {s.rails} rails, {s.leaves} leaves, {tiers}, "
+              f"{s.server_links + s.fabric_links} cables{ratio}")
+    if args.models:
+        print("\nswitch models:")
+        for m in catalog.switches.values():
+            print(f"  {m.id:24} {m.ports} x {m.speed}G, breakouts {', '.join(m.breakouts)}  {m.description}")
+        print("server models:")
+        for m in catalog.servers.values():
+            print(f"  {m.id:24} {m.gpus} GPUs, {len(m.nics)} x {m.nics[0].speed}G NICs  {m.description}")
+    return EXIT_OK
+
+
+def run_new(args) -> int:
+    from ..planning.build import build
+    from ..planning.errors import PlanningError
+    from ..planning.spec import format_ratio, size
+    from ..storage import FileFormatError, save
+    from ..storage.catalog_file import builtin_catalog
+    from ..storage.presets import load_preset
+    out = Path(args.output)
+    if out.exists() and not args.force:
+        raise CliError(f"{out} exists; choose another name or add --force to overwrite it")
+    try:
+        preset = load_preset(args.preset)
+    except FileFormatError as exc:
+        raise CliError(str(exc)) from None
+    overrides = {name: getattr(args, name) for name in SPEC_OPTIONS}
+    spec = preset.spec(**overrides)
+    catalog = builtin_catalog()
+    try:
+        fabric = build(spec, catalog)
+    except PlanningError as exc:
+        raise CliError("these parameters cannot be built:\n" + "\n".join(f"  - {p}" for p in exc.problems))
+    try:
+        save(fabric, out)
+    except FileFormatError as exc:
+        raise CliError(str(exc)) from None
+    s = size(spec, catalog)
+    ratio = f", leaf oversubscription {format_ratio(s.ratio)}" if s.spines else ", rail-only"
+    print(f"wrote {out}: {s.servers} servers ({s.gpus} GPUs), {s.rails} rails, {s.leaves} leaves, "
+          f"{s.spines} spines, {s.server_links} server-leaf and {s.fabric_links} leaf-spine cables{ratio}")
+    return EXIT_OK
+
+
+def run_validate(args) -> int:
+    from ..checks import Severity, check, has_errors
+    fabric = load_design(args.file, args.catalog)
+    findings = check(fabric)
+    if args.format == "json":
+        json.dump({"file": args.file, "findings": [f.as_dict() for f in findings],
+                   "counts": _counts(findings)}, sys.stdout, indent=2)
+        print()
+    else:
+        for f in findings:
+            print(f"{f.severity.value.upper():7} {f.code} {f.message}")
+            if f.hint and f.severity is not Severity.INFO:
+                print(f"        fix: {f.hint}")
+        c = _counts(findings)
+        print(f"{args.file}: {c['error']} errors, {c['warning']} warnings, {c['info']} notes")
+    return EXIT_FINDINGS if has_errors(findings) else EXIT_OK
+
+
+def _counts(findings) -> dict:
+    counts = {"error": 0, "warning": 0, "info": 0}
+    for f in findings:
+        counts[f.severity.value] += 1
+    return counts
+
+
+def run_assign(args) -> int:
+    from ..planning.addressing import assign_addresses
+    from ..planning.errors import PlanningError
+    from ..planning.rails import assign_rails
+    from ..storage import FileFormatError, save
+    fabric = load_design(args.file)
+    try:
+        with fabric.batch():
+            changed = 0 if args.keep_rails else assign_rails(fabric)
+            assign_addresses(fabric)
+    except PlanningError as exc:
+        raise CliError("addresses cannot be assigned:\n" + "\n".join(f"  - {p}" for p in exc.problems),
+                       EXIT_FINDINGS) from None
+    out = Path(args.output or args.file)
+    try:
+        save(fabric, out)
+    except FileFormatError as exc:
+        raise CliError(str(exc)) from None
+    print(f"wrote {out}: {changed} NIC rails reset, {len(fabric.addresses)} addresses, {len(fabric.asns)} ASNs")
+    return EXIT_OK
+

@@ -1,0 +1,17 @@
+"""Which parts the bundle has, in the order they are written and listed."""
+
+from __future__ import annotations
+
+import importlib
+
+from .parts import Part
+
+# Modules under designer.export that define PARTS: list[Part].
+PART_MODULES: list[str] = []
+
+
+def parts() -> list[Part]:
+    found: list[Part] = []
+    for name in PART_MODULES:
+        found.extend(importlib.import_module(f"{__package__}.{name}").PARTS)
+    return found

@@ -1,0 +1,376 @@
+"""The design file (``*.fabric.yaml``): versioned, canonical, atomically saved.
+
+Layout (format_version 1), in this order:
+  format_version, name, description, settings, models (only the catalog models the design
+  uses that are not bundled), rails, sus, switches, servers (NIC fields only where they differ
+  from the server model), then three *tables*: links, asns, addresses.
+
+A table is a YAML literal block with one record per line, words separated by spaces:
+  links:      ``<endpoint> -- <endpoint>``
+  asns:       ``<switch id> <asn> [pinned]``
+  addresses:  ``<key> <a.b.c.d/len> [pinned]``
+Tables keep a 50,000-cable design quick to load and save and read well in a diff.
+Everything is written in natural id order, so an unchanged design saves to identical bytes.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ..model.entities import (AddressingSettings, AsnSettings, DesignSettings, Nic, Role, SCHEMES,
+                              SPINE_ASN_MODES, SPINE_PLANE_MODES, Server, Switch)
+from ..model.errors import ModelError
+from ..model.fabric import Fabric, asn_key
+from ..model.hardware import Catalog
+from ..model.ids import natural_key
+from .catalog_file import builtin_catalog, catalog_document, catalog_with, parse_catalog
+from .yamlio import Context, FileFormatError, dump, field, only_keys, parse, read_text, write_atomic
+
+FORMAT_VERSION = 1
+LINK_SEPARATOR = " -- "
+PINNED = "pinned"
+_TOP_KEYS = {"format_version", "name", "description", "settings", "models", "rails", "sus", "switches",
+             "servers", "links", "asns", "addresses"}
+_TABLES = ("links", "asns", "addresses")
+
+
+# ---------------------------------------------------------------------------------------- writing
+def to_document(fabric: Fabric) -> dict:
+    s = fabric.settings
+    a, asn = s.addressing, s.asn
+    custom_switch = {sw.model for sw in fabric.switches.values() if not fabric.catalog.switch(sw.model).builtin}
+    custom_server = {sv.model for sv in fabric.servers.values() if not fabric.catalog.server(sv.model).builtin}
+    doc: dict = {
+        "format_version": FORMAT_VERSION,
+        "name": s.name,
+        "description": s.description,
+        "settings": {
+            "max_oversubscription": s.max_oversubscription,
+            "spine_planes": s.spine_planes,
+            "addressing": {"scheme": a.scheme, "rail_supernet": a.rail_supernet, "rail_prefix": a.rail_prefix,
+                           "fabric_pool": a.fabric_pool, "loopback_pool": a.loopback_pool, "mtu": a.mtu},
+            "asn": {"leaf_base": asn.leaf_base, "spine_base": asn.spine_base, "spine_mode": asn.spine_mode},
+        },
+    }
+    models = catalog_document(fabric.catalog, custom_switch, custom_server)
+    if models:
+        doc["models"] = models
+    doc["rails"] = [{"index": r.index, "name": r.name} for _, r in sorted(fabric.rails.items())]
+    doc["sus"] = [{"index": u.index, "name": u.name} for _, u in sorted(fabric.sus.items())]
+    doc["switches"] = [_switch_doc(sw) for sw in sorted(fabric.switches.values(), key=lambda x: natural_key(x.id))]
+    doc["servers"] = [_server_doc(fabric, sv) for sv in fabric.sorted_servers()]
+    return doc
+
+
+def tables(fabric: Fabric) -> dict[str, list[str]]:
+    """The design's table sections, one record per line."""
+    def flag(key: str) -> str:
+        return f" {PINNED}" if fabric.is_pinned(key) else ""
+    return {
+        "links": [f"{l.a}{LINK_SEPARATOR}{l.b}" for l in fabric.sorted_links()],
+        "asns": [f"{k} {fabric.asns[k]}{flag(asn_key(k))}" for k in sorted(fabric.asns, key=natural_key)],
+        "addresses": [f"{k} {fabric.addresses[k]}{flag(k)}" for k in sorted(fabric.addresses, key=natural_key)],
+    }
+
+
+def _switch_doc(sw: Switch) -> dict:
+    out = {"id": sw.id, "hostname": sw.hostname, "role": sw.role.value, "model": sw.model}
+    for key in ("su", "rail", "plane"):
+        value = getattr(sw, key)
+        if value is not None:
+            out[key] = value
+    if sw.breakouts:
+        out["breakouts"] = _compress_breakouts(sw.breakouts)
+    return out
+
+
+def _compress_breakouts(breakouts) -> dict:
+    """((1, '2x400G'), (2, '2x400G'), (5, '4x200G')) -> {'1-2': '2x400G', '5': '4x200G'}."""
+    out: dict[str, str] = {}
+    start = prev = mode = None
+    for cage, m in sorted(breakouts):
+        if mode == m and cage == prev + 1:
+            prev = cage
+            continue
+        if mode is not None:
+            out[f"{start}-{prev}" if prev != start else str(start)] = mode
+        start = prev = cage
+        mode = m
+    if mode is not None:
+        out[f"{start}-{prev}" if prev != start else str(start)] = mode
+    return out
+
+
+def _server_doc(fabric: Fabric, sv: Server) -> dict:
+    out = {"id": sv.id, "hostname": sv.hostname, "model": sv.model, "su": sv.su}
+    if sv.rack is not None:
+        out["rack"] = sv.rack
+    if sv.position is not None:
+        out["position"] = sv.position
+    model = fabric.catalog.server(sv.model)
+    default_rail = {index: rank for rank, index in enumerate(model.rail_order()[: len(fabric.rails) or None])}
+    overrides = {}
+    for nic in sv.nics:
+        spec = model.nic(nic.index)
+        diff = {}
+        if nic.rail != default_rail.get(nic.index):
+            diff["rail"] = nic.rail
+        if nic.netdev != spec.netdev:
+            diff["netdev"] = nic.netdev
+        if nic.rdma != spec.rdma:
+            diff["rdma"] = nic.rdma
+        if diff:
+            overrides[nic.port] = diff
+    if overrides:
+        out["nics"] = overrides
+    return out
+
+
+def dumps(fabric: Fabric) -> str:
+    parts = [dump(to_document(fabric))]
+    for name, lines in tables(fabric).items():
+        if lines:
+            parts.append(f"{name}: |\n" + "".join(f"  {line}\n" for line in lines))
+        else:
+            parts.append(f"{name}: ''\n")
+    return "".join(parts)
+
+
+def save(fabric: Fabric, path: Path) -> None:
+    """Write the design atomically; raises FileFormatError (readable) if the folder cannot be written."""
+    text = dumps(fabric)
+    try:
+        write_atomic(Path(path), text)
+    except OSError as exc:
+        raise FileFormatError(str(path), f"cannot be written: {exc.strerror or exc}") from None
+
+
+# ---------------------------------------------------------------------------------------- reading
+def load(path: Path, extra_catalogs: list[Path] | tuple = ()) -> Fabric:
+    path = Path(path)
+    return loads(read_text(path), str(path), catalog_with(extra_catalogs) if extra_catalogs else None)
+
+
+def loads(text: str, file: str = "<design>", catalog: Catalog | None = None) -> Fabric:
+    ctx = Context(file, text)
+    raw = parse(text, file)
+    if not isinstance(raw, dict):
+        raise FileFormatError(file, "is not a design file: expected a mapping with format_version, switches, "
+                              "servers and links at the top")
+    version = raw.get("format_version")
+    if version is None:
+        ctx.fail((), "the field 'format_version' is missing (is this a rail-designer design file?)")
+    if not isinstance(version, int) or version < 1:
+        ctx.fail(("format_version",), f"should be a whole number, not {version!r}")
+    if version > FORMAT_VERSION:
+        ctx.fail(("format_version",), f"the file is format {version}, written by a newer rail-designer; "
+                 f"this one reads up to format {FORMAT_VERSION}")
+    only_keys(ctx, raw, _TOP_KEYS, ())
+    catalog = catalog or builtin_catalog()
+    if raw.get("models") is not None:
+        catalog = catalog.merged(parse_catalog(ctx, raw["models"], ("models",), builtin=False))
+    fabric = Fabric(catalog, _settings(ctx, raw))
+    with fabric.batch():
+        _read_rails_and_sus(ctx, raw, fabric)
+        _read_switches(ctx, raw, fabric)
+        _read_servers(ctx, raw, fabric)
+        _read_links(ctx, raw, fabric)
+        _read_plan(ctx, raw, fabric)
+    return fabric
+
+
+def _settings(ctx: Context, raw: dict) -> DesignSettings:
+    s = field(ctx, raw, "settings", (), dict, default={})
+    only_keys(ctx, s, {"max_oversubscription", "spine_planes", "addressing", "asn"}, ("settings",))
+    a = field(ctx, s, "addressing", ("settings",), dict, default={})
+    p = ("settings", "addressing")
+    only_keys(ctx, a, {"scheme", "rail_supernet", "rail_prefix", "fabric_pool", "loopback_pool", "mtu"}, p)
+    d = AddressingSettings()
+    addressing = AddressingSettings(
+        scheme=field(ctx, a, "scheme", p, str, d.scheme, SCHEMES),
+        rail_supernet=field(ctx, a, "rail_supernet", p, str, d.rail_supernet),
+        rail_prefix=field(ctx, a, "rail_prefix", p, int, d.rail_prefix),
+        fabric_pool=field(ctx, a, "fabric_pool", p, str, d.fabric_pool),
+        loopback_pool=field(ctx, a, "loopback_pool", p, str, d.loopback_pool),
+        mtu=field(ctx, a, "mtu", p, int, d.mtu))
+    for key in ("rail_supernet", "fabric_pool", "loopback_pool"):
+        _check_network(ctx, getattr(addressing, key), p + (key,))
+    n = field(ctx, s, "asn", ("settings",), dict, default={})
+    p = ("settings", "asn")
+    only_keys(ctx, n, {"leaf_base", "spine_base", "spine_mode"}, p)
+    dn = AsnSettings()
+    asn = AsnSettings(field(ctx, n, "leaf_base", p, int, dn.leaf_base),
+                      field(ctx, n, "spine_base", p, int, dn.spine_base),
+                      field(ctx, n, "spine_mode", p, str, dn.spine_mode, SPINE_ASN_MODES))
+    return DesignSettings(
+        name=str(field(ctx, raw, "name", (), (str, int), "fabric")),
+        description=field(ctx, raw, "description", (), str, ""),
+        max_oversubscription=field(ctx, s, "max_oversubscription", ("settings",), float, 1.0),
+        spine_planes=field(ctx, s, "spine_planes", ("settings",), str, "shared", SPINE_PLANE_MODES),
+        addressing=addressing, asn=asn)
+
+
+def _check_network(ctx: Context, cidr: str, path: tuple) -> None:
+    from ..model.addressing import parse_network
+    try:
+        parse_network(cidr, "pool")
+    except ModelError as exc:
+        ctx.fail(path, str(exc))
+
+
+def _items(ctx: Context, raw: dict, key: str) -> list:
+    return field(ctx, raw, key, (), list, default=[])
+
+
+def _read_rails_and_sus(ctx, raw, fabric) -> None:
+    for key, setter in (("rails", fabric.set_rail_name), ("sus", fabric.set_su_name)):
+        for i, item in enumerate(_items(ctx, raw, key)):
+            path = (key, i)
+            if not isinstance(item, dict):
+                ctx.fail(path, "should be a mapping with index and name")
+            only_keys(ctx, item, {"index", "name"}, path)
+            index = field(ctx, item, "index", path, int)
+            name = str(field(ctx, item, "name", path, (str, int)))
+            try:
+                setter(index, name)
+            except ModelError as exc:
+                ctx.fail(path, str(exc))
+
+
+def _read_switches(ctx, raw, fabric) -> None:
+    for i, item in enumerate(_items(ctx, raw, "switches")):
+        path = ("switches", i)
+        if not isinstance(item, dict):
+            ctx.fail(path, "a switch should be a mapping with id, role and model")
+        only_keys(ctx, item, {"id", "hostname", "role", "model", "su", "rail", "plane", "breakouts"}, path)
+        sid = str(field(ctx, item, "id", path, str))
+        role = Role(field(ctx, item, "role", path, str, choices=("leaf", "spine")))
+        model = field(ctx, item, "model", path, str)
+        if model not in fabric.catalog.switches:
+            ctx.fail(path + ("model",), f"unknown switch model '{model}'; known: "
+                     f"{', '.join(sorted(fabric.catalog.switches))} (or add it under 'models:')")
+        breakouts = _expand_breakouts(ctx, field(ctx, item, "breakouts", path, dict, {}), path + ("breakouts",))
+        switch = Switch(sid, str(field(ctx, item, "hostname", path, (str, int), sid)), role, model,
+                        su=field(ctx, item, "su", path, int, None), rail=field(ctx, item, "rail", path, int, None),
+                        plane=field(ctx, item, "plane", path, int, None), breakouts=breakouts)
+        try:
+            fabric.add_switch(switch)
+        except ModelError as exc:
+            ctx.fail(path, str(exc))
+
+
+def _expand_breakouts(ctx, raw: dict, path: tuple) -> tuple:
+    out = {}
+    for key, mode in raw.items():
+        text = str(key)
+        first, _, last = text.partition("-")
+        if not first.isdigit() or (last and not last.isdigit()):
+            ctx.fail(path + (key,), f"'{text}' should be a cage number or a range like 1-32")
+        for cage in range(int(first), int(last or first) + 1):
+            if cage in out:
+                ctx.fail(path + (key,), f"cage {cage} is listed twice")
+            out[cage] = str(mode)
+    return tuple(sorted(out.items()))
+
+
+def _read_servers(ctx, raw, fabric) -> None:
+    rails = len(fabric.rails) or None
+    for i, item in enumerate(_items(ctx, raw, "servers")):
+        path = ("servers", i)
+        if not isinstance(item, dict):
+            ctx.fail(path, "a server should be a mapping with id, model and su")
+        only_keys(ctx, item, {"id", "hostname", "model", "su", "rack", "position", "nics"}, path)
+        sid = str(field(ctx, item, "id", path, str))
+        model_id = field(ctx, item, "model", path, str)
+        if model_id not in fabric.catalog.servers:
+            ctx.fail(path + ("model",), f"unknown server model '{model_id}'; known: "
+                     f"{', '.join(sorted(fabric.catalog.servers))} (or add it under 'models:')")
+        model = fabric.catalog.server(model_id)
+        default_rail = {index: rank for rank, index in enumerate(model.rail_order()[:rails])}
+        overrides = field(ctx, item, "nics", path, dict, {})
+        known = {f"nic{n.index}" for n in model.nics}
+        nics = []
+        for spec in sorted(model.nics, key=lambda n: n.index):
+            o = overrides.get(f"nic{spec.index}") or {}
+            npath = path + ("nics", f"nic{spec.index}")
+            if not isinstance(o, dict):
+                ctx.fail(npath, "should be a mapping of rail, netdev, rdma")
+            only_keys(ctx, o, {"rail", "netdev", "rdma"}, npath)
+            rail = o["rail"] if "rail" in o else default_rail.get(spec.index)
+            if rail is not None and (not isinstance(rail, int) or isinstance(rail, bool) or rail < 0):
+                ctx.fail(npath + ("rail",), f"a rail is a whole number from 0, not {rail!r}")
+            nics.append(Nic(sid, spec.index, str(field(ctx, o, "netdev", npath, str, spec.netdev)),
+                            str(field(ctx, o, "rdma", npath, str, spec.rdma)), spec.speed, spec.gpus, rail))
+        for name in overrides:
+            if name not in known:
+                ctx.fail(path + ("nics", name), f"server model {model_id} has no NIC '{name}' "
+                         f"(it has {', '.join(sorted(known, key=natural_key))})")
+        server = Server(sid, str(field(ctx, item, "hostname", path, (str, int), sid)), model_id,
+                        field(ctx, item, "su", path, int), tuple(nics), model.gpus,
+                        rack=_opt_str(field(ctx, item, "rack", path, (str, int), None)),
+                        position=field(ctx, item, "position", path, int, None))
+        try:
+            fabric.add_server(server)
+        except ModelError as exc:
+            ctx.fail(path, str(exc))
+
+
+def _opt_str(value) -> str | None:
+    return None if value is None else str(value)
+
+
+def _table(ctx: Context, raw: dict, name: str):
+    """Yield (line number or None, words) for each non-blank record of a table section."""
+    value = raw.get(name)
+    if value is None or value == "":
+        return
+    if not isinstance(value, str):
+        ctx.fail((name,), f"should be a block of lines ('{name}: |' then one record per line), "
+                 f"not {type(value).__name__}")
+    match = re.search(rf"^{name}:", ctx.text, re.MULTILINE)   # a top-level key: no need to compose YAML
+    first = ctx.text.count("\n", 0, match.start()) + 1 if match else None
+    for offset, line in enumerate(value.split("\n")):
+        if line.strip():
+            yield (first + 1 + offset if first else None), line.split()
+
+
+def _table_fail(ctx: Context, name: str, line: int | None, message: str):
+    raise FileFormatError(ctx.file, message, line, name)
+
+
+def _pinned_flag(ctx, name, line, words, arity) -> bool:
+    if len(words) == arity:
+        return False
+    if len(words) == arity + 1 and words[-1] == PINNED:
+        return True
+    _table_fail(ctx, name, line, f"'{' '.join(words)}' should be {arity} words, optionally followed by 'pinned'")
+
+
+def _read_links(ctx, raw, fabric) -> None:
+    sep = LINK_SEPARATOR.strip()
+    for line, words in _table(ctx, raw, "links"):
+        if len(words) != 3 or words[1] != sep:
+            _table_fail(ctx, "links", line, f"a link should read 'device/port {sep} device/port', "
+                        f"not '{' '.join(words)}'")
+        try:
+            fabric.connect(words[0], words[2])
+        except (ModelError, ValueError) as exc:
+            _table_fail(ctx, "links", line, str(exc))
+
+
+def _read_plan(ctx, raw, fabric) -> None:
+    for line, words in _table(ctx, raw, "asns"):
+        pinned = _pinned_flag(ctx, "asns", line, words, 2)
+        if not words[1].isdigit():
+            _table_fail(ctx, "asns", line, f"the ASN of {words[0]} should be a whole number, not '{words[1]}'")
+        try:
+            fabric.set_asn(words[0], int(words[1]), pinned=pinned)
+        except ModelError as exc:
+            _table_fail(ctx, "asns", line, str(exc))
+    for line, words in _table(ctx, raw, "addresses"):
+        pinned = _pinned_flag(ctx, "addresses", line, words, 2)
+        try:
+            fabric.set_address(words[0], words[1], pinned=pinned)
+        except ModelError as exc:
+            _table_fail(ctx, "addresses", line, str(exc))
