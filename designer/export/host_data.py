@@ -25,9 +25,10 @@ import re
 from ..model.addressing import cidr_str, ip_str, network_of, split_cidr
 from ..model.entities import Server
 from ..model.fabric import Fabric
-from ..model.ids import hostname_problem, natural_key, split_endpoint
+from ..model.ids import natural_key, split_endpoint
 from ..planning.addressing import rail_pool, svi_key
 from .errors import ExportError
+from .names import checked_hostname, netdev_problem, refuse
 
 TABLE_BASE = 100
 RULE_PRIORITY_BASE = 1000
@@ -39,27 +40,7 @@ ECN_ECT0 = 0b10
 ROCE_TOS = ROCE_DSCP << 2 | ECN_ECT0          # 106
 NETPLAN_FILE = "50-rail.yaml"
 
-_NETDEV = re.compile(r"^[A-Za-z0-9_.-]{1,15}$")
 _RDMA = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
-
-
-def netdev_problem(name: str) -> str | None:
-    """Say what is wrong with a Linux interface name, or None (IFNAMSIZ: at most 15 characters)."""
-    if not name:
-        return "it is empty"
-    if len(name) > 15:
-        return f"it has {len(name)} characters (Linux allows at most 15)"
-    if name in (".", ".."):
-        return "it is '.' or '..'"
-    if not _NETDEV.match(name):
-        bad = sorted({c for c in name if not (c.isascii() and (c.isalnum() or c in "_.-"))})
-        return f"it contains {' '.join(repr(c) for c in bad)}; only letters, digits, '.', '-' and '_' are allowed"
-    return None
-
-
-def _refuse_name(kind: str, name: str, owner: str, problem: str | None) -> None:
-    if problem:
-        raise ExportError(f"{kind} '{name}' of {owner} cannot be exported: {problem}; rename it in the design")
 
 
 def sysctl_key(netdev: str, setting: str) -> str:
@@ -88,9 +69,9 @@ def rail_nics(fabric: Fabric, server: Server) -> list[dict]:
         cidr = fabric.addresses.get(nic.id)
         if leaf_ep is None or cidr is None:
             continue
-        _refuse_name("interface name", nic.netdev, nic.id, netdev_problem(nic.netdev))
+        refuse("interface name", nic.netdev, nic.id, netdev_problem(nic.netdev))
         if not _RDMA.match(nic.rdma):
-            _refuse_name("RDMA device name", nic.rdma, nic.id,
+            refuse("RDMA device name", nic.rdma, nic.id,
                          "only letters, digits, '.', '-' and '_' are allowed (at most 64)")
         gateway = _gateway(fabric, nic.id, leaf_ep)
         if gateway is None:
@@ -114,10 +95,10 @@ def rail_nics(fabric: Fabric, server: Server) -> list[dict]:
 def host_data(fabric: Fabric, server_id: str) -> dict:
     """Everything one server's host files say. Raises ExportError for a name that is unsafe to write."""
     server = fabric.servers[server_id]
-    _refuse_name("host name", server.hostname, server.id, hostname_problem(server.hostname))
+    checked_hostname(server)
     model = fabric.catalog.server(server.model)
     mgmt = model.mgmt_interface
-    _refuse_name("management interface", mgmt, f"server model {model.id}", netdev_problem(mgmt))
+    refuse("management interface", mgmt, f"server model {model.id}", netdev_problem(mgmt))
     nics = rail_nics(fabric, server)
     return {
         "id": server.id, "hostname": server.hostname, "su": server.su, "model": server.model,

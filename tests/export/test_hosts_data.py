@@ -7,7 +7,8 @@ import ipaddress
 import pytest
 
 from designer.export.errors import ExportError
-from designer.export.host_data import ROCE_TOS, host_data, netdev_problem
+from designer.export.host_data import ROCE_TOS, host_data
+from designer.export.names import netdev_problem
 from designer.export.hosts import PARTS
 from designer.planning.addressing import svi_key
 
