@@ -72,11 +72,14 @@ def to_csv(rows: list[dict], columns) -> str:
     return out.getvalue()
 
 
+def _cells(rows: list[dict], columns) -> list[list]:
+    keys = [c.key for c in columns]
+    return [[row[k] for k in keys] for row in rows]
+
+
 def to_xlsx(doc: dict) -> bytes:
-    return write_xlsx(
-        (sheet.title, [c.header for c in sheet.columns],
-         ([row[c.key] for c in sheet.columns] for row in doc[sheet.key]))
-        for sheet in SHEETS)
+    return write_xlsx([(sheet.title, [c.header for c in sheet.columns], _cells(doc[sheet.key], sheet.columns))
+                       for sheet in SHEETS])
 
 
 def render_global(fabric: Fabric) -> Files:
