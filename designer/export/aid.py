@@ -26,15 +26,22 @@ def _row(row: dict) -> str:
     return json.dumps(row, sort_keys=True, separators=_ROW_SEP)
 
 
-def to_json(doc: dict) -> str:
+def _row_texts(doc: dict) -> dict[str, list[str]]:
+    """Each table row as one JSON line, computed once for both the JSON and the YAML file."""
+    return {k: [_row(item) for item in v] for k, v in doc.items() if isinstance(v, list)}
+
+
+def to_json(doc: dict, rows: dict[str, list[str]] | None = None) -> str:
+    rows = _row_texts(doc) if rows is None else rows
     lines = ["{"]
     keys = sorted(doc)
     for n, key in enumerate(keys):
         value, comma = doc[key], "," if n < len(keys) - 1 else ""
         if isinstance(value, list) and value:
             lines.append(f"  {json.dumps(key)}: [")
-            lines.extend(f"    {_row(item)}," for item in value[:-1])
-            lines.append(f"    {_row(value[-1])}")
+            texts = rows[key]
+            lines.extend(f"    {text}," for text in texts[:-1])
+            lines.append(f"    {texts[-1]}")
             lines.append(f"  ]{comma}")
         else:
             text = json.dumps(value, sort_keys=True, indent=2).replace("\n", "\n  ")
@@ -43,13 +50,14 @@ def to_json(doc: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def to_yaml(doc: dict) -> str:
+def to_yaml(doc: dict, rows: dict[str, list[str]] | None = None) -> str:
+    rows = _row_texts(doc) if rows is None else rows
     lines = ["# AI Infrastructure Descriptor (rail-designer); the same content as fabric.aid.json."]
     for key in sorted(doc):
         value = doc[key]
         if isinstance(value, list):
             lines.append(f"{key}:" if value else f"{key}: []")
-            lines.extend(f"  - {_row(item)}" for item in value)
+            lines.extend(f"  - {text}" for text in rows[key])
         elif isinstance(value, dict):
             lines.append(f"{key}:")
             lines.extend(f"  {json.dumps(k)}: {_row(v) if isinstance(v, (dict, list)) else json.dumps(v)}"
@@ -84,9 +92,10 @@ def to_xlsx(doc: dict) -> bytes:
 
 def render_global(fabric: Fabric) -> Files:
     doc = aid_document(fabric)
+    rows = _row_texts(doc)
     files: Files = {
-        f"{AID_DIR}/{JSON_FILE}": to_json(doc),
-        f"{AID_DIR}/{YAML_FILE}": to_yaml(doc),
+        f"{AID_DIR}/{JSON_FILE}": to_json(doc, rows),
+        f"{AID_DIR}/{YAML_FILE}": to_yaml(doc, rows),
         f"{AID_DIR}/{SCHEMA_FILE}": json.dumps(aid_schema(), sort_keys=True, indent=2) + "\n",
         f"{AID_DIR}/{XLSX_FILE}": to_xlsx(doc),
     }
