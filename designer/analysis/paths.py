@@ -135,9 +135,10 @@ def walk(fw: Forwarding, server_id: str, src: int, dst: int) -> Leg:
     leg = Leg(ip_str(src), ip_str(dst))
     h = next((n for n in fw.server_nics(server_id) if n.configured and n.address == src), None)
     if h is not None:
+        rule, h = h, fw.table_routes(server_id, h.table, dst)
         route = (f"{net_str((h.address, h.prefix))} dev {h.netdev}" if h.in_subnet(dst)
                  else f"default via {address_text(h.gateway)} dev {h.netdev}")
-        decision = f"{h.rule_text()} -> table {h.table}: {route}"
+        decision = f"{rule.rule_text()} -> table {rule.table}: {route}"
     else:
         h = fw.main_route(server_id, dst)
         if h is None:

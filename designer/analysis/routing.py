@@ -122,6 +122,14 @@ class Forwarding:
         server = self.fabric.servers[server_id]
         return [self.host_nics[n.id] for n in sorted(server.nics, key=lambda n: n.index)]
 
+    def table_routes(self, server_id: str, table: int, addr: int) -> HostNic:
+        """The NIC whose route in ``table`` carries ``addr``. NICs sharing a table number (two NICs on one
+        rail) all add their subnet routes, but the default route is replaced by each: the exporter writes
+        NICs in rail then index order, so the last one's default survives."""
+        nics = sorted((h for h in self.server_nics(server_id) if h.table == table),
+                      key=lambda h: (h.rail, natural_key(h.nic_id)))
+        return next((h for h in nics if h.in_subnet(addr)), nics[-1])
+
     def main_route(self, server_id: str, addr: int) -> HostNic | None:
         """The main-table rail-supernet route a host would use for ``addr`` (first NIC in rail order)."""
         for h in sorted(self.server_nics(server_id), key=lambda h: (h.rail if h.rail is not None else 1 << 30)):
