@@ -196,8 +196,14 @@ class Fabric:
         return link.other(ep) if link else None
 
     def links_of(self, device_id: str) -> list[Link]:
-        prefix = device_id + "/"
-        return [l for l in self.sorted_links() if l.a.startswith(prefix) or l.b.startswith(prefix)]
+        """The device's cables in port order (front-panel order on switches, NIC order on servers)."""
+        if device_id in self._switches:
+            ports = [endpoint(device_id, name) for name in self.ports(device_id)]
+        elif device_id in self._servers:
+            ports = [nic.id for nic in self._servers[device_id].nics]
+        else:
+            raise ModelError(f"there is no device '{device_id}'", (device_id,))
+        return [self._links[self._link_at[ep]] for ep in ports if ep in self._link_at]
 
     def free_ports(self, switch_id: str, speed: int | None = None) -> list[Port]:
         return [
