@@ -109,5 +109,7 @@ PARTS: list[Part] = [
         name="aid",
         description="AI Infrastructure Descriptor: fabric.aid.json/.yaml/.xlsx, CSV sheets and aid.schema.json",
         render_global=render_global,
+        apply="open fabric.aid.xlsx in Excel/LibreOffice (Interfaces.Notes = rail); "
+              "`rail-designer import-aid aid/fabric.aid.json -o design.fabric.yaml` rebuilds the design",
     ),
 ]

@@ -61,6 +61,8 @@ def render_global(fabric: Fabric) -> Files:
 
 PARTS: list[Part] = [
     Part(name="ansible", description="Ansible inventory (groups per role and per rail) and site.yml that deploys the bundle",
-         render_global=render_global),
+         render_global=render_global,
+         apply="cd ansible && ansible-playbook -i inventory.yml site.yml "
+               "(-e host_network=policy-routing to use the iproute2 script instead of netplan)"),
 ]
 

@@ -36,5 +36,7 @@ PARTS: list[Part] = [
         description="per GPU server: netplan, policy-routing.sh, sysctl.conf, roce-qos.sh, nccl.env",
         devices=server_ids,
         render_device=render_device,
+        apply="copy netplan.yaml to /etc/netplan/ and run `netplan apply` (or run policy-routing.sh); "
+              "sysctl -p sysctl.conf; run roce-qos.sh; source nccl.env in the job environment",
     ),
 ]

@@ -59,5 +59,6 @@ def render_global(fabric: Fabric) -> Files:
 
 PARTS: list[Part] = [
     Part(name="monitoring", description="Prometheus file_sd targets for every host and switch (labels su, rail, role)",
-         render_global=render_global),
+         render_global=render_global,
+         apply="point a Prometheus file_sd_configs entry at monitoring/prometheus-targets.json"),
 ]

@@ -47,9 +47,13 @@ def render_cabling(fabric: Fabric) -> Files:
 
 PARTS: list[Part] = [
     Part("switches", "SONiC config_db.json, FRR frr.conf and NOTES.txt per switch",
-         devices=switch_ids, render_device=render_switch),
+         devices=switch_ids, render_device=render_switch,
+         apply="copy config_db.json to /etc/sonic/ and run `config load -y`; frr.conf goes to /etc/sonic/frr/ "
+               "(split mode, pbrd enabled); read NOTES.txt first"),
     Part("ppd", "each leaf's proactive path plan: downlink, source, uplink, spine, next hop",
-         devices=leaf_ids_with_ppd, render_device=render_ppd),
+         devices=leaf_ids_with_ppd, render_device=render_ppd,
+         apply="reference only: the same bindings are in each leaf's ACL and pbr-map"),
     Part("cabling", "cabling.csv (one row per cable, switch by switch) and topology.dot (Cumulus PTM)",
-         render_global=render_cabling),
+         render_global=render_cabling,
+         apply="cable from cabling.csv switch by switch; verify with `rail-designer verify DESIGN --lldp DIR`"),
 ]

@@ -22,18 +22,26 @@ _REL_NS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 _HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
 
 
+_NEEDS_CARE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f&<>\"']|^\\s|\\s$")
+
+
 def _text(value: str) -> str:
-    value = escape(_ILLEGAL.sub("", value))
-    space = ' xml:space="preserve"' if value != value.strip() else ""
-    return f'<c t="inlineStr"><is><t{space}>{value}</t></is></c>'
+    if _NEEDS_CARE.search(value):   # rare: escape, drop XML-illegal characters, keep edge spaces
+        value = escape(_ILLEGAL.sub("", value))
+        space = ' xml:space="preserve"' if value != value.strip() else ""
+        return f'<c t="inlineStr"><is><t{space}>{value}</t></is></c>'
+    return f'<c t="inlineStr"><is><t>{value}</t></is></c>'
 
 
 def _cell(value) -> str:
+    kind = type(value)
+    if kind is str:
+        return _text(value)
     if value is None:
         return "<c/>"
-    if value is True or value is False:
+    if kind is bool:
         return f'<c t="b"><v>{int(value)}</v></c>'
-    if isinstance(value, (int, float)):
+    if kind is int or kind is float:
         return f"<c><v>{value!r}</v></c>"
     return _text(str(value))
 
