@@ -126,7 +126,8 @@ def _render_into(root: Path, fabric: Fabric, chosen: list[Part], progress: Progr
     global _WORK
     jobs = _jobs(fabric, chosen)
     batches = [[job] for job in jobs if job[1] is None]
-    batches += _batches([job for job in jobs if job[1] is not None], max(1, min(64, len(jobs) // (workers * 8))))
+    per_batch = 1 if workers == 1 else max(1, min(64, len(jobs) // (workers * 8)))
+    batches += _batches([job for job in jobs if job[1] is not None], per_batch)
     entries: list[Entry] = []
     _WORK = (fabric, chosen, root)
     pool = None
@@ -141,10 +142,10 @@ def _render_into(root: Path, fabric: Fabric, chosen: list[Part], progress: Progr
             if cancel is not None and cancel():
                 raise ExportCancelled()
             entries.extend(produced)
-            done += len(batch)
-            if progress:
-                index, device = batch[-1]
-                progress(done, len(jobs), f"{chosen[index].name}: {device or 'fabric-wide files'}")
+            for index, device in batch:
+                done += 1
+                if progress:
+                    progress(done, len(jobs), f"{chosen[index].name}: {device or 'fabric-wide files'}")
     finally:
         _WORK = None
         if pool is not None:
