@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..export.host_data import RULE_PRIORITY_BASE, TABLE_BASE  # the host exporter's table/priority plan
 from ..model.addressing import cidr_str, ip_int, ip_str, network_of, split_cidr
 from ..model.entities import Role
 from ..model.fabric import Fabric
@@ -26,8 +27,6 @@ from ..planning.addressing import rail_pool, svi_key
 from ..planning.ppd import Binding, ppd_plan
 from ..planning.topology import all_leaf_links
 
-TABLE_BASE = 100            # the host exporter's per-NIC table: 100 + rail
-RULE_PRIORITY_BASE = 1000   # and its rule priority: 1000 + rail
 
 
 @dataclass(frozen=True, slots=True)
