@@ -89,3 +89,8 @@ def test_help_explains_parameters(argv, capsys):
         main(argv)
     assert info.value.code == 0
     assert "usage: rail-designer" in capsys.readouterr().out
+
+
+def test_unwritable_output_is_one_message_not_a_traceback(tmp_path, capsys):
+    code, _, err = run(capsys, "new", "-o", str(tmp_path / "missing-folder" / "d.fabric.yaml"))
+    assert code == 2 and "cannot be written" in err and "Traceback" not in err
