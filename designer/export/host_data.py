@@ -108,7 +108,7 @@ def host_data(fabric: Fabric, server_id: str) -> dict:
                  "pfc": ",".join("1" if p == ROCE_PRIORITY else "0" for p in range(8))},
         "nccl": {
             "NCCL_IB_HCA": "=" + ",".join(f"{n['rdma']}:1" for n in nics),
-            "NCCL_IB_GID_INDEX": str(model.gid_index),
+            "NCCL_IB_GID_INDEX": str(model.gid_index if server.gid_index is None else server.gid_index),
             "NCCL_IB_TC": str(ROCE_TOS),
             "NCCL_SOCKET_IFNAME": "=" + mgmt,
         },

@@ -82,11 +82,5 @@ def _gid(fabric: Fabric, server_ids: list[str], names: NicNames, result: ApplyRe
                             "NCCL_IB_GID_INDEX takes one value: give the NICs IPv4 addresses at the same index")
         return
     result.gid_index = indexes.pop()
-    models = sorted({fabric.servers[sid].model for sid in server_ids})
-    for model_id in models:
-        current = fabric.catalog.server(model_id).gid_index
-        if current != result.gid_index:
-            result.notes.append(
-                f"RoCE v2 GID index is {result.gid_index} but server model {model_id} says {current}; "
-                f"the design keeps the GID index per server model, so set gid_index: {result.gid_index} "
-                f"in that model (it is not changed here)")
+    for sid in server_ids:                     # the host configs' NCCL_IB_GID_INDEX follows it
+        fabric.set_gid_index(sid, result.gid_index)

@@ -360,6 +360,16 @@ class Fabric:
         self._ensure_rail(rail)
         self._replace_nic(replace(nic, rail=rail))
 
+    def set_gid_index(self, server_id: str, gid_index: int | None) -> None:
+        """Record the RoCE v2 GID index read on a server (None: use its model's)."""
+        server = self._servers.get(server_id)
+        if server is None:
+            raise ModelError(f"there is no server '{server_id}'", (server_id,))
+        if gid_index is not None and not (isinstance(gid_index, int) and 0 <= gid_index <= 255):
+            raise ModelError(f"GID index {gid_index!r} for {server_id} is not a whole number from 0 to 255",
+                             (server_id,))
+        self._replace_device(replace(server, gid_index=gid_index))
+
     def set_nic_names(self, nic_id: str, netdev: str, rdma: str) -> None:
         nic = self.nic(nic_id)
         self._replace_nic(replace(nic, netdev=netdev, rdma=rdma))

@@ -86,7 +86,7 @@ def test_apply_to_every_server_of_a_model(default_fabric):
     assert result.gid_index == 3 and result.notes == []
 
 
-def test_apply_to_one_server_by_hostname_reports_missing_and_gid_mismatch(default_fabric):
+def test_apply_to_one_server_by_hostname_reports_missing_and_records_its_gid_index(default_fabric):
     default_fabric.set_hostname("su1-srv02", "gpu-node-17")
     gids = re.sub(r"\tens\dnp0", "", text("show-gids.txt")).replace("\t3\t0000", "\t7\t0000")
     names = read_nic_names([("v", text("ibdev2netdev-verbose.txt")), ("g", gids)])
@@ -94,7 +94,11 @@ def test_apply_to_one_server_by_hostname_reports_missing_and_gid_mismatch(defaul
     assert result.servers == ["su1-srv02"] and result.renamed == []
     assert result.unchanged == ["su1-srv02/nic0", "su1-srv02/nic1"]
     assert result.not_in_input == ["su1-srv02/nic2", "su1-srv02/nic3"]
-    assert result.gid_index == 7 and "gpu-4x400g says 3" in result.notes[0]
+    assert result.gid_index == 7 and result.notes == []
+    assert default_fabric.servers["su1-srv02"].gid_index == 7
+    from designer.export import preview
+    assert "NCCL_IB_GID_INDEX=7\n" in preview(default_fabric, "su1-srv02")["hosts/gpu-node-17/nccl.env"]
+    assert "NCCL_IB_GID_INDEX=3\n" in preview(default_fabric, "su1-srv01")["hosts/su1-srv01/nccl.env"]
 
 
 def test_apply_with_no_matching_device_is_an_error(default_fabric):
