@@ -1,0 +1,50 @@
+"""The design-rule catalogue: `check(fabric)` reports every problem of a design at once.
+
+It never raises on a bad design: a rule that fails unexpectedly becomes one RD000 finding
+naming the rule. Findings come sorted (severity, code, ids in natural order) so the same design
+always gives the same list. `RULES` lists every code with its title, severity and fix hint.
+"""
+
+from __future__ import annotations
+
+import gc
+from contextlib import contextmanager
+from typing import Iterator
+
+from ..model.fabric import Fabric
+from . import addressing, capacity, naming, wiring  # noqa: F401  (importing registers the rules)
+from .context import Context
+from .finding import Finding, Severity
+from .registry import INTERNAL, Rule, registered, run_guarded, sort_key
+
+_RUNNABLE: tuple[Rule, ...] = registered()
+RULES: tuple[Rule, ...] = (INTERNAL, *_RUNNABLE)
+
+__all__ = ["RULES", "Finding", "Rule", "Severity", "check", "has_errors"]
+
+
+def check(fabric: Fabric) -> list[Finding]:
+    """Every finding for ``fabric``, sorted deterministically."""
+    with _collector_paused():
+        ctx = Context(fabric)
+        findings: list[Finding] = []
+        for rule in _RUNNABLE:
+            findings.extend(run_guarded(rule, ctx))
+        return sorted(findings, key=sort_key)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """The checks allocate ~10^5 short-lived, acyclic tuples; on a big design every cyclic-GC pass
+    walks the whole fabric, which cost a third of check()'s time. Nothing here creates cycles."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def has_errors(findings) -> bool:
+    return any(f.severity is Severity.ERROR for f in findings)

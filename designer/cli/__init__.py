@@ -13,7 +13,7 @@ import sys
 from .common import CliError, EXIT_USAGE
 
 # Command modules, in the order their commands appear in --help.
-COMMAND_MODULES = ["design", "export", "gui"]
+COMMAND_MODULES = ["design", "export", "aid", "importers", "analysis", "gui"]
 
 
 def parser() -> argparse.ArgumentParser:
@@ -40,6 +40,12 @@ def main(argv: list[str] | None = None) -> int:
     except CliError as exc:
         print(f"rail-designer: {exc}", file=sys.stderr)
         return exc.code
+    except (ValueError, OSError) as exc:
+        # Last net for readable refusals that a command did not wrap itself (FileFormatError,
+        # ModelError, PlanningError, ExportError are ValueErrors; disk problems are OSErrors).
+        detail = f"{exc.filename}: {exc.strerror}" if isinstance(exc, OSError) and exc.filename else str(exc)
+        print(f"rail-designer: {detail}", file=sys.stderr)
+        return EXIT_USAGE
     except KeyboardInterrupt:
         print("rail-designer: interrupted", file=sys.stderr)
         return 130

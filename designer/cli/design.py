@@ -45,6 +45,9 @@ def register(sub) -> None:
     p.add_argument("--preset", default="default", help="preset name (see `rail-designer presets`)")
     p.add_argument("-o", "--output", required=True, help="design file to write (*.fabric.yaml)")
     p.add_argument("--force", action="store_true", help="overwrite an existing file")
+    p.add_argument("--catalog", action="append", default=[],
+                   help="your own hardware models (YAML with switch_models/server_models; repeatable); "
+                        "the models a design uses are saved inside it")
     group = p.add_argument_group("design parameters")
     for name, (kind, text) in SPEC_OPTIONS.items():
         group.add_argument("--" + name.replace("_", "-"), dest=name, type=kind, help=text)
@@ -94,18 +97,18 @@ def run_new(args) -> int:
     from ..planning.errors import PlanningError
     from ..planning.spec import format_ratio, size
     from ..storage import FileFormatError, save
-    from ..storage.catalog_file import builtin_catalog
+    from ..storage.catalog_file import catalog_with
     from ..storage.presets import load_preset
     out = Path(args.output)
     if out.exists() and not args.force:
         raise CliError(f"{out} exists; choose another name or add --force to overwrite it")
     try:
         preset = load_preset(args.preset)
+        catalog = catalog_with([Path(p) for p in args.catalog])
     except FileFormatError as exc:
         raise CliError(str(exc)) from None
     overrides = {name: getattr(args, name) for name in SPEC_OPTIONS}
     spec = preset.spec(**overrides)
-    catalog = builtin_catalog()
     try:
         fabric = build(spec, catalog)
     except PlanningError as exc:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 from .common import EXIT_FINDINGS, EXIT_OK, CliError, load_design
+
+PARALLEL_FROM_DEVICES = 500
 
 
 def register(sub) -> None:
@@ -50,7 +53,7 @@ def run_export(args) -> int:
     only = [p.strip() for p in args.only.split(",") if p.strip()] if args.only else None
     bar = _Bar(sys.stderr)
     try:
-        result = export(fabric, args.output, progress=bar, only=only, force=args.force)
+        result = export(fabric, args.output, progress=bar, only=only, force=args.force, workers=_workers(fabric))
     except ExportRefused as exc:
         bar.end()
         raise CliError(str(exc), EXIT_FINDINGS) from None
@@ -63,6 +66,12 @@ def run_export(args) -> int:
     bar.end()
     print(f"wrote {len(result.files)} files ({result.bytes / 1e6:.1f} MB) to {result.outdir}")
     return EXIT_OK
+
+
+def _workers(fabric) -> int:
+    """Forked renderers pay off from a few hundred devices; small designs stay in one process."""
+    devices = len(fabric.servers) + len(fabric.switches)
+    return max(1, min(os.cpu_count() or 1, 4)) if devices >= PARALLEL_FROM_DEVICES else 1
 
 
 def run_show(args) -> int:

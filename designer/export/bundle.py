@@ -7,6 +7,7 @@ An interrupted or cancelled export leaves the previous bundle (or nothing), neve
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
 import os
 import re
 import shutil
@@ -17,7 +18,7 @@ from typing import Callable
 
 from ..model.fabric import Fabric
 from .errors import ExportError
-from .parts import Files, Part
+from .parts import Part
 from .registry import parts
 
 MANIFEST = "MANIFEST.sha256"
@@ -68,47 +69,105 @@ def _safe_relpath(path: str) -> str:
     return str(pure)
 
 
-def render_all(fabric: Fabric, chosen: list[Part], progress: Progress | None = None,
-               cancel: Callable[[], bool] | None = None) -> Files:
-    """Every file of the chosen parts, in memory, keyed by safe relative path."""
-    jobs = [(part, device) for part in chosen for device in part.devices(fabric)]
-    total = len(jobs) + len(chosen)
-    files: Files = {}
-    done = 0
+Job = tuple[int, "str | None"]            # (index into the chosen parts, device id or None for global files)
+Entry = tuple[str, str, int]              # (relative path, sha256, bytes)
 
-    def add(produced: Files, label: str) -> None:
-        nonlocal done
-        if cancel is not None and cancel():
-            raise ExportCancelled()
-        for path, content in produced.items():
-            safe = _safe_relpath(path)
-            if safe in files:
-                raise ExportError(f"two objects both produce {safe}; give them different host names")
-            files[safe] = content
-        done += 1
-        if progress:
-            progress(done, total, label)
+# What forked workers render from: set by the parent just before it forks (fork shares it for free).
+_WORK: tuple | None = None
 
-    for part, device in jobs:
-        add(part.render_device(fabric, device), f"{part.name}: {device}")
-    for part in chosen:
-        add(part.render_global(fabric), f"{part.name}: fabric-wide files")
-    return files
+
+def _jobs(fabric: Fabric, chosen: list[Part]) -> list[Job]:
+    """Fabric-wide jobs first: they are the long ones (the AID), so workers start them early."""
+    jobs: list[Job] = [(i, None) for i in range(len(chosen))]
+    return jobs + [(i, device) for i, part in enumerate(chosen) for device in part.devices(fabric)]
+
+
+def _write_file(root: Path, rel: str, content, made: set | None = None) -> Entry:
+    """Write one bundle file (scripts executable); ``made`` remembers folders already created."""
+    data = content.encode("utf-8") if isinstance(content, str) else content
+    target = root / rel
+    if made is None or target.parent not in made:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if made is not None:
+            made.add(target.parent)
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o755 if rel.endswith(".sh") else 0o644)
+    try:
+        _write_all(fd, data)
+    finally:
+        os.close(fd)
+    return rel, hashlib.sha256(data).hexdigest(), len(data)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    """os.write may write less than asked; loop until all of it is written."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _run_jobs(jobs: list[Job]) -> list[Entry]:
+    """Render and write a batch of jobs into the temporary bundle folder."""
+    fabric, chosen, root = _WORK
+    entries, made = [], set()
+    for index, device in jobs:
+        part = chosen[index]
+        files = part.render_device(fabric, device) if device is not None else part.render_global(fabric)
+        entries.extend(_write_file(root, _safe_relpath(path), content, made) for path, content in files.items())
+    return entries
+
+
+def _batches(jobs: list[Job], size: int) -> list[list[Job]]:
+    return [jobs[i:i + size] for i in range(0, len(jobs), size)]
+
+
+def _render_into(root: Path, fabric: Fabric, chosen: list[Part], progress: Progress | None,
+                 cancel: Callable[[], bool] | None, workers: int) -> list[Entry]:
+    """Write every part's files under ``root``; returns one manifest entry per file."""
+    global _WORK
+    jobs = _jobs(fabric, chosen)
+    batches = [[job] for job in jobs if job[1] is None]
+    per_batch = 1 if workers == 1 else max(1, min(64, len(jobs) // (workers * 8)))
+    batches += _batches([job for job in jobs if job[1] is not None], per_batch)
+    entries: list[Entry] = []
+    _WORK = (fabric, chosen, root)
+    pool = None
+    try:
+        if workers > 1:
+            pool = multiprocessing.get_context("fork").Pool(workers)
+            results = pool.imap(_run_jobs, batches)
+        else:
+            results = map(_run_jobs, batches)
+        done = 0
+        for batch, produced in zip(batches, results):
+            if cancel is not None and cancel():
+                raise ExportCancelled()
+            entries.extend(produced)
+            for index, device in batch:
+                done += 1
+                if progress:
+                    progress(done, len(jobs), f"{chosen[index].name}: {device or 'fabric-wide files'}")
+    finally:
+        _WORK = None
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+    paths = [e[0] for e in entries]
+    if len(set(paths)) != len(paths):
+        twice = sorted({p for p in paths if paths.count(p) > 1})[:3]
+        raise ExportError(f"two objects both produce {', '.join(twice)}; give them different host names")
+    return entries
 
 
 def readme_text(fabric: Fabric, chosen: list[Part]) -> str:
     lines = [f"rail-designer bundle for design '{fabric.settings.name}'", "",
              f"{len(fabric.servers)} servers, {len(fabric.leaves())} leaves, {len(fabric.spines())} spines, "
              f"{len(fabric.links)} cables.", "", "What each part is:"]
-    lines += [f"  {p.name:12} {p.description}" for p in chosen]
+    for p in chosen:
+        lines.append(f"  {p.name:12} {p.description}")
+        if p.apply:
+            lines.append(f"  {'':12} apply: {p.apply}")
     lines += ["", f"{MANIFEST} lists the SHA-256 of every file: check with `sha256sum -c {MANIFEST}`.", ""]
     return "\n".join(lines)
-
-
-def manifest_text(files: Files) -> str:
-    def digest(content) -> str:
-        return hashlib.sha256(content.encode("utf-8") if isinstance(content, str) else content).hexdigest()
-    return "".join(f"{digest(files[p])}  {p}\n" for p in sorted(files))
 
 
 def _check_target(outdir: Path) -> None:
@@ -123,8 +182,12 @@ def _check_target(outdir: Path) -> None:
 
 
 def export(fabric: Fabric, outdir, *, progress: Progress | None = None, only: list[str] | None = None,
-           force: bool = False, cancel: Callable[[], bool] | None = None) -> ExportResult:
-    """Write the bundle for ``fabric`` into ``outdir`` (replacing a previous bundle there)."""
+           force: bool = False, cancel: Callable[[], bool] | None = None, workers: int = 1) -> ExportResult:
+    """Write the bundle for ``fabric`` into ``outdir`` (replacing a previous bundle there).
+
+    ``workers`` > 1 renders in forked processes (the CLI does this for large designs); callers with
+    threads of their own, such as the GUI, keep the default of 1.
+    """
     outdir = Path(outdir).absolute()
     _check_target(outdir)
     if not force:
@@ -133,37 +196,28 @@ def export(fabric: Fabric, outdir, *, progress: Progress | None = None, only: li
         if errors:
             raise ExportRefused(errors)
     chosen = select_parts(only)
-    files = render_all(fabric, chosen, progress, cancel)
-    files[README] = readme_text(fabric, chosen)
-    manifest = manifest_text(files)
-    files[MANIFEST] = manifest
-    return ExportResult(outdir, sorted(files), _write_and_swap(files, outdir))
-
-
-def _write_and_swap(files: Files, outdir: Path) -> int:
     tmp = Path(tempfile.mkdtemp(prefix=f".{outdir.name}.", suffix=".partial", dir=outdir.parent))
-    written = 0
     try:
-        for rel, content in sorted(files.items()):
-            data = content.encode("utf-8") if isinstance(content, str) else content
-            target = tmp / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(data)
-            if rel.endswith(".sh"):
-                target.chmod(0o755)
-            written += len(data)
-        os.chmod(tmp, 0o755)
-        old = None
-        if outdir.exists():
-            old = Path(tempfile.mkdtemp(prefix=f".{outdir.name}.", suffix=".old", dir=outdir.parent))
-            os.rename(outdir, old / "bundle")
-        os.rename(tmp, outdir)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
+        entries = _render_into(tmp, fabric, chosen, progress, cancel, workers)
+        entries.append(_write_file(tmp, README, readme_text(fabric, chosen)))
+        manifest = "".join(f"{digest}  {rel}\n" for rel, digest, _ in sorted(entries))
+        entries.append(_write_file(tmp, MANIFEST, manifest))
+        _swap_into_place(tmp, outdir)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    return written
+    return ExportResult(outdir, sorted(e[0] for e in entries), sum(e[2] for e in entries))
+
+
+def _swap_into_place(tmp: Path, outdir: Path) -> None:
+    os.chmod(tmp, 0o755)
+    old = None
+    if outdir.exists():
+        old = Path(tempfile.mkdtemp(prefix=f".{outdir.name}.", suffix=".old", dir=outdir.parent))
+        os.rename(outdir, old / "bundle")
+    os.rename(tmp, outdir)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
 
 
 def preview(fabric: Fabric, device_id: str) -> dict[str, str]:

@@ -24,3 +24,4 @@ class Part:
     devices: Callable[[Fabric], list[str]] = lambda fabric: []
     render_device: Callable[[Fabric, str], Files] = lambda fabric, device_id: {}
     render_global: Callable[[Fabric], Files] = lambda fabric: {}
+    apply: str = ""                                        # how an engineer applies it, for README.txt

@@ -44,6 +44,7 @@ class Server:
     gpus: int
     rack: str | None = None
     position: int | None = None
+    gid_index: int | None = None      # RoCE v2 GID index measured on this server (None: the model's)
 
     def nic(self, index: int) -> Nic:
         for n in self.nics:

@@ -196,8 +196,14 @@ class Fabric:
         return link.other(ep) if link else None
 
     def links_of(self, device_id: str) -> list[Link]:
-        prefix = device_id + "/"
-        return [l for l in self.sorted_links() if l.a.startswith(prefix) or l.b.startswith(prefix)]
+        """The device's cables in port order (front-panel order on switches, NIC order on servers)."""
+        if device_id in self._switches:
+            ports = [endpoint(device_id, name) for name in self.ports(device_id)]
+        elif device_id in self._servers:
+            ports = [nic.id for nic in self._servers[device_id].nics]
+        else:
+            raise ModelError(f"there is no device '{device_id}'", (device_id,))
+        return [self._links[self._link_at[ep]] for ep in ports if ep in self._link_at]
 
     def free_ports(self, switch_id: str, speed: int | None = None) -> list[Port]:
         return [
@@ -353,6 +359,16 @@ class Fabric:
         nic = self.nic(nic_id)
         self._ensure_rail(rail)
         self._replace_nic(replace(nic, rail=rail))
+
+    def set_gid_index(self, server_id: str, gid_index: int | None) -> None:
+        """Record the RoCE v2 GID index read on a server (None: use its model's)."""
+        server = self._servers.get(server_id)
+        if server is None:
+            raise ModelError(f"there is no server '{server_id}'", (server_id,))
+        if gid_index is not None and not (isinstance(gid_index, int) and 0 <= gid_index <= 255):
+            raise ModelError(f"GID index {gid_index!r} for {server_id} is not a whole number from 0 to 255",
+                             (server_id,))
+        self._replace_device(replace(server, gid_index=gid_index))
 
     def set_nic_names(self, nic_id: str, netdev: str, rdma: str) -> None:
         nic = self.nic(nic_id)

@@ -108,6 +108,8 @@ def _server_doc(fabric: Fabric, sv: Server) -> dict:
         out["rack"] = sv.rack
     if sv.position is not None:
         out["position"] = sv.position
+    if sv.gid_index is not None:
+        out["gid_index"] = sv.gid_index
     model = fabric.catalog.server(sv.model)
     default_rail = {index: rank for rank, index in enumerate(model.rail_order()[: len(fabric.rails) or None])}
     overrides = {}
@@ -280,7 +282,7 @@ def _read_servers(ctx, raw, fabric) -> None:
         path = ("servers", i)
         if not isinstance(item, dict):
             ctx.fail(path, "a server should be a mapping with id, model and su")
-        only_keys(ctx, item, {"id", "hostname", "model", "su", "rack", "position", "nics"}, path)
+        only_keys(ctx, item, {"id", "hostname", "model", "su", "rack", "position", "gid_index", "nics"}, path)
         sid = str(field(ctx, item, "id", path, str))
         model_id = field(ctx, item, "model", path, str)
         if model_id not in fabric.catalog.servers:
@@ -309,7 +311,8 @@ def _read_servers(ctx, raw, fabric) -> None:
         server = Server(sid, str(field(ctx, item, "hostname", path, (str, int), sid)), model_id,
                         field(ctx, item, "su", path, int), tuple(nics), model.gpus,
                         rack=_opt_str(field(ctx, item, "rack", path, (str, int), None)),
-                        position=field(ctx, item, "position", path, int, None))
+                        position=field(ctx, item, "position", path, int, None),
+                        gid_index=field(ctx, item, "gid_index", path, int, None))
         try:
             fabric.add_server(server)
         except ModelError as exc:

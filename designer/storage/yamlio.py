@@ -13,7 +13,7 @@ _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
-class FileFormatError(Exception):
+class FileFormatError(ValueError):
     """A file the designer cannot use. ``str()`` is one line: file, line, field and what to do."""
 
     def __init__(self, file: str, message: str, line: int | None = None, field: str | None = None):

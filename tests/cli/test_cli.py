@@ -89,3 +89,29 @@ def test_help_explains_parameters(argv, capsys):
         main(argv)
     assert info.value.code == 0
     assert "usage: rail-designer" in capsys.readouterr().out
+
+
+def test_unwritable_output_is_one_message_not_a_traceback(tmp_path, capsys):
+    code, _, err = run(capsys, "new", "-o", str(tmp_path / "missing-folder" / "d.fabric.yaml"))
+    assert code == 2 and "cannot be written" in err and "Traceback" not in err
+
+
+def test_new_with_a_user_catalog_embeds_the_custom_model(tmp_path, capsys):
+    models = tmp_path / "mine.yaml"
+    models.write_text(
+        "server_models:\n"
+        "  - id: my-2gpu\n    gpus: 2\n    nics:\n"
+        "      - {index: 0, netdev: eth2, rdma: mlx5_0, speed: 400, gpus: [0]}\n"
+        "      - {index: 1, netdev: eth3, rdma: mlx5_1, speed: 400, gpus: [1]}\n")
+    path = tmp_path / "d.fabric.yaml"
+    code, out, _ = run(capsys, "new", "--catalog", str(models), "--server-model", "my-2gpu", "-o", str(path))
+    assert code == 0 and "2 rails" in out
+    code, _, _ = run(capsys, "validate", str(path))          # no --catalog: the model travels in the file
+    assert code == 0 and "id: my-2gpu" in path.read_text()
+
+
+def test_bad_user_catalog_names_file_and_line(tmp_path, capsys):
+    models = tmp_path / "mine.yaml"
+    models.write_text("server_models:\n  - id: x\n    gpus: two\n")
+    code, _, err = run(capsys, "new", "--catalog", str(models), "-o", str(tmp_path / "d.yaml"))
+    assert code == 2 and "mine.yaml:3: server_models[0].gpus: should be a whole number" in err

@@ -37,12 +37,14 @@ def test_edits_survive_a_round_trip(default_fabric):
     f.move_nic("su1-srv01/nic0", "su1-leaf-r1")
     f.set_address("su1-srv01/nic1", "10.1.0.6/29", pinned=True)
     f.set_asn("spine-01", 65001, pinned=True)
+    f.set_gid_index("su1-srv02", 5)
     g = loads(dumps(f))
     assert dumps(g) == dumps(f)
     assert g.servers["su1-srv01"].hostname == "gpu-a01"
     assert g.nic("su1-srv01/nic2").netdev == "ens9np0"
     assert g.is_pinned("su1-srv01/nic1") and g.is_pinned("spine-01/asn")
     assert g.peer("su1-srv01/nic0").startswith("su1-leaf-r1/")
+    assert g.servers["su1-srv02"].gid_index == 5 and g.servers["su1-srv01"].gid_index is None
 
 
 def test_custom_models_travel_inside_the_file(tmp_path, default_fabric):

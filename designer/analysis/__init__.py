@@ -1,0 +1,12 @@
+"""Analysis of a design's forwarding: path traces and collective flow collisions. No Qt.
+
+- `routing.Forwarding`: the configured forwarding state (hosts, leaves with PPD, spines), from the model.
+- `paths`: hop-by-hop trace of a flow and its reply, with flags.
+- `flows` and `collisions`: the flows of a collective pattern placed on the designed links under
+  PPD or ECMP, with per-link loads and the predicted bus-bandwidth fraction.
+- `report` and `chart`: text/JSON output and a small PNG bar chart.
+"""
+
+
+class AnalysisError(Exception):
+    """A readable problem with the question asked (unknown host, NIC, pattern)."""

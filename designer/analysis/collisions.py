@@ -1,0 +1,196 @@
+"""Place a collective's flows on the designed links and predict the bandwidth each flow gets.
+
+Path of a flow from NIC s (leaf Ls) to NIC d (leaf Ld):
+- NIC s -> Ls; if Ls == Ld, Ls -> NIC d and no uplink is used.
+- Otherwise Ls -> spine: ``ppd``: the uplink the PPD plan pins s's downlink to (`planning.ppd`);
+  ``ecmp``: a uniform random choice among Ls's uplinks to spines wired to Ld (a per-flow hash).
+- Spine -> Ld: ordinary L3 in both modes, so ECMP over the spine's parallel links to Ld, uniform.
+- Ld -> NIC d.
+
+Bandwidth: a directed link of capacity C carrying flows whose rates sum to R gives each of them the
+share min(1, C / R) of its rate; a flow gets the smallest share along its path; the collective runs at
+its slowest flow, so the predicted bus-bandwidth fraction is the minimum over flows. With equal link
+and NIC speeds and one full-rate flow per NIC this is exactly 1/k for a link shared by k flows.
+An upstream collision is a leaf->spine link asked for more than its capacity.
+
+Random choices use ``random.Random(seed)``; with no choice to make (PPD and no parallel spine links)
+one trial is exact and only one is run.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+from dataclasses import dataclass
+
+from ..model.ids import endpoint, natural_key, split_endpoint
+from . import AnalysisError
+from .flows import Flow
+from .routing import Forwarding
+
+ROUTINGS = ("ppd", "ecmp")
+_TOLERANCE = 1 + 1e-9      # rates are sums of fractions: ignore rounding when comparing to capacity
+
+
+@dataclass(frozen=True, slots=True)
+class LinkLoad:
+    link: str            # "from-endpoint -> to-endpoint"
+    capacity: float      # Gb/s
+    tier: str            # "up" (leaf -> spine), "down" (spine -> leaf) or "host" (NIC <-> leaf)
+    mean_flows: float
+    max_flows: int
+    mean_demand: float   # Gb/s asked of it, mean over trials
+
+    @property
+    def utilisation(self) -> float:
+        return self.mean_demand / self.capacity if self.capacity else 0.0
+
+
+@dataclass
+class Analysis:
+    pattern: str
+    routing: str
+    trials: int
+    seed: int
+    flows: int
+    unroutable: list[tuple[str, str, str]]    # (src, dst, why)
+    links: list[LinkLoad]                     # every loaded link, natural order
+    fraction: list[float]                     # per trial: the collective's bus-bandwidth fraction
+    mean_flow_fraction: list[float]           # per trial: mean of the flows' fractions
+    upstream_collision_free: int              # trials with no oversubscribed leaf->spine link
+
+    @property
+    def busiest(self) -> LinkLoad | None:
+        """The most utilised link; among equals a leaf-spine link, then the one with most flows."""
+        return max(self.links, key=lambda l: (round(l.utilisation, 9), l.tier != "host", l.mean_flows), default=None)
+
+
+class _Links:
+    """Directed links as small integers, with their capacity."""
+
+    def __init__(self, fabric):
+        self.fabric = fabric
+        self.index: dict[tuple[str, str], int] = {}
+        self.names: list[tuple[str, str]] = []
+        self.capacity: list[float] = []
+
+    def of(self, a: str, b: str) -> int:
+        key = (a, b)
+        if key not in self.index:
+            self.index[key] = len(self.names)
+            self.names.append(key)
+            self.capacity.append(float(self.fabric.endpoint_speed(a) or 0))
+        return self.index[key]
+
+
+def _route(fw: Forwarding, links: _Links, flow: Flow, routing: str, cache: dict):
+    """(fixed link indices, options) where options = [(uplink index, [spine->Ld indices])], or a reason."""
+    fabric = fw.fabric
+    src_leaf, dst_leaf = _leaf(fw, flow.src, cache), _leaf(fw, flow.dst, cache)
+    if src_leaf is None or dst_leaf is None:
+        return f"{flow.src if src_leaf is None else flow.dst} is not cabled to a leaf"
+    fixed = [links.of(flow.src, fabric.peer(flow.src)), links.of(fabric.peer(flow.dst), flow.dst)]
+    if src_leaf == dst_leaf:
+        return fixed, []
+    # PPD options depend on the source NIC's pin, ECMP options only on the two leaves.
+    key = (flow.src if routing == "ppd" else src_leaf, dst_leaf)
+    if key not in cache:
+        cache[key] = _options(fw, links, flow.src, src_leaf, dst_leaf, routing)
+    options = cache[key]
+    return options if isinstance(options, str) else (fixed, options)
+
+
+def _leaf(fw: Forwarding, nic_id: str, cache: dict) -> str | None:
+    if nic_id not in cache:
+        cache[nic_id] = fw.leaf_of(nic_id)
+    return cache[nic_id]
+
+
+def _options(fw: Forwarding, links: _Links, src: str, src_leaf: str, dst_leaf: str, routing: str):
+    fabric = fw.fabric
+    if routing == "ppd":
+        pinned = fw.pin_of_nic.get(src)
+        if pinned is None:
+            return f"{src_leaf} has no uplinks: no path to {dst_leaf}"
+        candidates = [(pinned[1].uplink, pinned[1].spine)]
+    else:
+        candidates = [(p, s) for s in fw.spines_reaching(src_leaf, dst_leaf) for p in fw.uplinks[src_leaf][s]]
+    options = []
+    for port, spine in candidates:
+        down = fw.spine_links[spine].get(dst_leaf, [])
+        if not down:
+            continue
+        up = links.of(endpoint(src_leaf, port), fabric.peer(endpoint(src_leaf, port)))
+        options.append((up, [links.of(endpoint(spine, sp), endpoint(dst_leaf, lp)) for sp, lp in down]))
+    if not options:
+        why = "it has no uplinks" if not fw.uplinks.get(src_leaf) else f"no spine it uses is wired to {dst_leaf}"
+        return f"{src_leaf} cannot reach {dst_leaf}: {why}"
+    return options
+
+
+def analyze(fw: Forwarding, flow_list: list[Flow], routing: str = "ppd", trials: int = 100,
+            seed: int = 0, pattern: str = "") -> Analysis:
+    if routing not in ROUTINGS:
+        raise AnalysisError(f"unknown routing '{routing}'; use ppd or ecmp")
+    if trials < 1:
+        raise AnalysisError(f"--trials must be at least 1, not {trials}")
+    links = _Links(fw.fabric)
+    routed, unroutable, cache = [], [], {}
+    for f in flow_list:
+        r = _route(fw, links, f, routing, cache)
+        if isinstance(r, str):
+            unroutable.append((f.src, f.dst, r))
+        else:
+            routed.append((f.rate, r[0], r[1]))
+    random_choice = any(len(opts) > 1 or any(len(d) > 1 for _, d in opts) for _, _, opts in routed)
+    trials = trials if random_choice else 1
+    tiers = [_tier(fw, a, b) for a, b in links.names]
+    upstream = [t == "up" for t in tiers]
+    n = len(links.names)
+    cap = links.capacity
+    rnd = random.Random(seed).random     # int(rnd() * k) is uniform on 0..k-1 for small k
+    sum_flows, max_flows, sum_demand = [0] * n, [0] * n, [0.0] * n
+    fraction, mean_fraction, free = [], [], 0
+    for _ in range(trials):
+        count, demand = [0] * n, [0.0] * n
+        paths = []
+        for rate, fixed, opts in routed:
+            path = list(fixed)
+            if opts:
+                up, downs = opts[int(rnd() * len(opts))] if len(opts) > 1 else opts[0]
+                path.append(up)
+                path.append(downs[int(rnd() * len(downs))] if len(downs) > 1 else downs[0])
+            for i in path:
+                count[i] += 1
+                demand[i] += rate
+            paths.append(path)
+        share = [cap[i] / demand[i] if demand[i] > cap[i] * _TOLERANCE else 1.0 for i in range(n)]
+        per_flow = [min(share[i] for i in p) for p in paths]
+        fraction.append(min(per_flow, default=1.0))
+        mean_fraction.append(sum(per_flow) / len(per_flow) if per_flow else 1.0)
+        free += not any(upstream[i] and demand[i] > cap[i] * _TOLERANCE for i in range(n))
+        for i in range(n):
+            sum_flows[i] += count[i]
+            sum_demand[i] += demand[i]
+            if count[i] > max_flows[i]:
+                max_flows[i] = count[i]
+    loads = [LinkLoad(f"{a} -> {b}", cap[i], tiers[i], sum_flows[i] / trials, max_flows[i], sum_demand[i] / trials)
+             for i, (a, b) in enumerate(links.names) if max_flows[i]]
+    loads.sort(key=lambda l: natural_key(l.link))
+    return Analysis(pattern, routing, trials, seed, len(flow_list), unroutable, loads, fraction, mean_fraction, free)
+
+
+def _tier(fw: Forwarding, a: str, b: str) -> str:
+    da, db = split_endpoint(a)[0], split_endpoint(b)[0]
+    if da in fw.spine_links:
+        return "down"
+    return "up" if db in fw.spine_links else "host"
+
+
+def summary(a: Analysis) -> dict:
+    """The distribution over trials as plain numbers."""
+    def dist(values: list[float]) -> dict:
+        return {"min": min(values), "median": statistics.median(values), "mean": statistics.fmean(values),
+                "max": max(values)} if values else {}
+    return {"fraction": dist(a.fraction), "mean_flow_fraction": dist(a.mean_flow_fraction),
+            "upstream_collision_free_share": a.upstream_collision_free / a.trials}

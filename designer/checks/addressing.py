@@ -1,0 +1,102 @@
+"""Addressing rules: duplicates, overlaps, pool sizes, and NICs that cannot reach their gateway."""
+
+from __future__ import annotations
+
+from ..model.addressing import cidr_str, ip_str
+from ..model.errors import ModelError
+from ..model.ids import natural_sorted
+from ..planning.addressing import requirements, svi_key
+from .context import network
+from .finding import Severity
+from .overlaps import overlap_issues
+from .registry import listing, rule
+
+_ASSIGN = "Run Assign rails and addresses (it re-plans every address that is not pinned)"
+
+
+@rule("RD007", "Duplicate address", Severity.ERROR,
+      "Give each interface its own address: change or unpin one of them, then run Assign rails and addresses.")
+def duplicate_addresses(ctx):
+    addresses = ctx.addresses
+    if len({addr for addr, _ in addresses.values()}) == len(addresses):
+        return
+    by_ip: dict[int, list[str]] = {}
+    for key, (addr, _) in addresses.items():
+        by_ip.setdefault(addr, []).append(key)
+    for addr, keys in by_ip.items():
+        if len(keys) > 1:
+            keys = natural_sorted(keys)
+            yield f"{ip_str(addr)} is used {len(keys)} times: by {listing(keys)}", keys
+
+
+@rule("RD008", "Overlapping subnets or pools", Severity.ERROR,
+      "Change the pinned address or the pool so subnets of different interfaces and pools do not overlap.")
+def overlapping_subnets(ctx):
+    yield from overlap_issues(ctx)
+
+
+@rule("RD009", "Address pool too small", Severity.ERROR,
+      "Use a larger pool (a shorter prefix) in the design's addressing settings, or fewer devices.")
+def pool_exhaustion(ctx):
+    try:
+        needs = requirements(ctx.fabric, ctx.leaf_links)
+    except ModelError as exc:
+        yield str(exc), ()
+        return
+    for need in needs:
+        if need.short:
+            rail = need.name.removeprefix("rail ").removesuffix(" pool")
+            ids = [l.id for l in ctx.leaves if str(l.rail) == rail] if need.name.startswith("rail ") else []
+            yield need.message(), ids
+
+
+@rule("RD013", "Cabled NIC without an address", Severity.WARNING, f"{_ASSIGN}.")
+def unaddressed_nics(ctx):
+    addresses = ctx.fabric.addresses
+    for leaf in ctx.leaves:
+        missing = [nic for _, nic in ctx.leaf_links[leaf.id].downlinks if nic not in addresses]
+        if missing:
+            yield (f"{len(missing)} NIC(s) cabled to {leaf.id} have no address: {listing(missing)}", missing)
+
+
+@rule("RD014", "NIC address does not match its leaf", Severity.ERROR,
+      f"{_ASSIGN}; or fix the pinned address so the NIC and its leaf share one subnet (one /31 in p2p31).")
+def nic_gateway(ctx):
+    addresses = ctx.addresses
+    p2p = ctx.scheme == "p2p31"
+    for leaf in ctx.leaves:
+        gateway = None if p2p else addresses.get(svi_key(leaf.id))
+        for port, nic_id in ctx.leaf_links[leaf.id].downlinks:
+            nic = addresses.get(nic_id)
+            if nic is None:
+                continue   # RD013
+            if p2p:
+                problem = _p2p_problem(nic, addresses.get(f"{leaf.id}/{port.name}"), f"{leaf.id}/{port.name}")
+            else:
+                problem = _subnet_problem(nic, gateway, leaf.id)
+            if problem:
+                yield f"{nic_id} {cidr_str(*nic)} {problem}", (nic_id, leaf.id)
+
+
+def _p2p_problem(nic, port, port_key: str) -> str | None:
+    if port is None:
+        return f"faces {port_key}, which has no address"
+    if nic[1] != 31 or port[1] != 31:
+        return f"and its leaf port {port_key} {cidr_str(*port)} must be the two ends of one /31"
+    if nic[0] ^ 1 != port[0]:
+        return f"is not the /31 partner of its leaf port {port_key} {cidr_str(*port)}"
+    return None
+
+
+def _subnet_problem(nic, gateway, leaf_id: str) -> str | None:
+    if gateway is None:
+        return f"is on {leaf_id}, which has no gateway address ({svi_key(leaf_id)})"
+    start, end = network(*gateway)
+    subnet = f"{leaf_id}'s subnet {cidr_str(start, gateway[1])} (gateway {ip_str(gateway[0])})"
+    if not start <= nic[0] <= end:
+        return f"is not in {subnet}"
+    if nic[1] != gateway[1]:
+        return f"has prefix /{nic[1]} but {subnet} is a /{gateway[1]}"
+    if gateway[1] < 31 and nic[0] in (start, end):
+        return f"is the {'network' if nic[0] == start else 'broadcast'} address of {subnet}"
+    return None

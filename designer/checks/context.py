@@ -1,0 +1,120 @@
+"""Data that several rules need, computed at most once per `check()` call.
+
+Everything is lazy (``cached_property``): a rule that never asks for the leaf links does not
+pay for them, and a failure while computing shared data is reported against the rule that
+asked (as RD000) instead of crashing the whole check.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from socket import inet_aton
+
+from ..model.entities import Link, Nic, Switch
+from ..model.fabric import Fabric
+from ..model.hardware import parse_breakout
+from ..planning.topology import LeafLinks, all_leaf_links, spines_of_plane
+
+_PREFIXES = {str(n): n for n in range(33)}   # the model stores validated, normalised CIDRs
+
+
+def network(addr: int, prefix: int) -> tuple[int, int]:
+    """First and last address of the network holding ``addr``."""
+    span = (1 << (32 - prefix)) - 1
+    start = addr & ~span & 0xFFFFFFFF
+    return start, start + span
+
+
+def valid_mode(mode: str) -> bool:
+    try:
+        parse_breakout(mode)
+    except ValueError:
+        return False
+    return True
+
+
+# One end of a cable: (endpoint, device id, kind, speed). ``kind`` is "leaf", "spine", "nic" or None
+# (unknown); ``speed`` is None when the port does not exist under the switch's breakouts. Plain
+# tuples, not NamedTuples: a big design has ~10^5 of them and NamedTuple construction is 20x slower.
+End = tuple[str, str, "str | None", "int | None"]
+Cable = tuple[Link, End, End]
+
+
+class Context:
+    def __init__(self, fabric: Fabric):
+        self.fabric = fabric
+        self.settings = fabric.settings
+        self.scheme = fabric.settings.addressing.scheme
+        self.switches = fabric.switches
+        self.servers = fabric.servers
+        self.leaves: list[Switch] = fabric.leaves()
+        self.spines: list[Switch] = fabric.spines()
+        self._plane_spines: dict[int | None, frozenset[str]] = {}
+
+    @cached_property
+    def leaf_links(self) -> dict[str, LeafLinks]:
+        return all_leaf_links(self.fabric)
+
+    @cached_property
+    def leaf_bandwidth(self) -> dict[str, tuple[int, int]]:
+        """Leaf id -> (downlink Gb/s, uplink Gb/s) from its cabled port speeds (RD003 reports a cable
+        whose far end runs at another speed)."""
+        return {leaf_id: (sum(port.speed for port, _ in links.downlinks), sum(port.speed for port, _ in links.uplinks))
+                for leaf_id, links in self.leaf_links.items()}
+
+    @cached_property
+    def nics(self) -> dict[str, Nic]:
+        return {nic.id: nic for server in self.servers.values() for nic in server.nics}
+
+    @cached_property
+    def cables(self) -> list[Cable]:
+        """Every cable with what sits at its two ends, in one pass over the links."""
+        kinds = {switch_id: switch.role.value for switch_id, switch in self.switches.items()}
+        tables = {switch_id: self.fabric.ports(switch_id) for switch_id in self.usable_switches}
+        nics = self.nics
+
+        def end(ep: str) -> End:
+            device, _, port = ep.partition("/")
+            kind = kinds.get(device)
+            if kind is not None:
+                found = tables[device].get(port) if device in tables else None
+                return ep, device, kind, found.speed if found else None
+            nic = nics.get(ep)
+            return (ep, device, "nic", nic.speed) if nic else (ep, device, None, None)
+
+        return [(link, end(link.a), end(link.b)) for link in self.fabric.links.values()]
+
+    @cached_property
+    def usable_switches(self) -> frozenset[str]:
+        """Switches whose model is in the catalog and whose breakouts parse and are supported."""
+        catalog = self.fabric.catalog.switches
+        verdicts: dict[tuple, bool] = {}            # switches of one model and breakout layout share one
+        ok = set()
+        for switch in self.switches.values():
+            layout = (switch.model, switch.breakouts)
+            if layout not in verdicts:
+                model = catalog.get(switch.model)
+                verdicts[layout] = model is not None and all(
+                    1 <= cage <= model.ports and model.supports(mode) and valid_mode(mode)
+                    for cage, mode in switch.breakouts)
+            if verdicts[layout]:
+                ok.add(switch.id)
+        return frozenset(ok)
+
+    @cached_property
+    def cabled(self) -> frozenset[str]:
+        """Every endpoint that has a cable."""
+        return frozenset(ep for link in self.fabric.links.values() for ep in (link.a, link.b))
+
+    @cached_property
+    def addresses(self) -> dict[str, tuple[int, int]]:
+        """Address key -> (address int, prefix length)."""
+        prefixes = _PREFIXES
+        return {key: (int.from_bytes(inet_aton(cidr[:(slash := cidr.index("/"))]), "big"), prefixes[cidr[slash + 1:]])
+                for key, cidr in self.fabric.addresses.items()}
+
+    def plane_spines(self, rail: int | None) -> frozenset[str]:
+        """The spines a leaf of ``rail`` should reach (cached per rail)."""
+        if rail not in self._plane_spines:
+            self._plane_spines[rail] = frozenset(spines_of_plane(self.fabric, rail))
+        return self._plane_spines[rail]

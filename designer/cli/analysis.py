@@ -1,0 +1,89 @@
+"""Commands that question a design's forwarding: paths (hop-by-hop trace) and analyze (collisions)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from .common import EXIT_FINDINGS, EXIT_OK, CliError, load_design
+
+
+def register(sub) -> None:
+    p = sub.add_parser("paths", help="trace a flow and its reply hop by hop through the configured fabric",
+                       description="Follows a flow through what the bundle configures: the host's rule and table, "
+                                   "the leaf (local delivery or its PPD pin), the spine, the far leaf and host, "
+                                   "and the reply back. HOST is a server id or hostname; NIC is nicK or the "
+                                   "netdev. Without a NIC every same-rail NIC pair is traced. Exit status 1 when "
+                                   "a pair has no route.")
+    p.add_argument("file")
+    p.add_argument("--from", dest="source", required=True, metavar="HOST[:NIC]")
+    p.add_argument("--to", dest="target", required=True, metavar="HOST[:NIC]")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(run=run_paths)
+
+    p = sub.add_parser("analyze", help="predict flow collisions of a collective under PPD or ECMP",
+                       description="Places the collective's inter-server flows on the designed links and reports "
+                                   "per-link load, the busiest link and the predicted bus-bandwidth fraction "
+                                   "(a flow sharing its worst link with k-1 others gets 1/k; the collective runs "
+                                   "at its slowest flow). ECMP choices are sampled uniformly, seeded.")
+    p.add_argument("file")
+    p.add_argument("--pattern", required=True, choices=("rail-ring", "allreduce-ring", "alltoall"))
+    p.add_argument("--routing", choices=("ppd", "ecmp"), default="ppd",
+                   help="leaf upstream: PPD pins (default) or ECMP hashing; spines always use ECMP")
+    p.add_argument("--trials", type=int, default=100, help="hash samples (default 100; 1 when nothing is random)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--format", choices=("table", "json"), default="table")
+    p.add_argument("--chart", metavar="OUT.png", help="also write a PNG bar chart of the leaf-spine link loads")
+    p.set_defaults(run=run_analyze)
+
+
+def _forwarding(path: str):
+    from ..analysis.routing import Forwarding
+    return Forwarding(load_design(path))
+
+
+def run_paths(args) -> int:
+    from ..analysis import AnalysisError
+    from ..analysis.paths import trace
+    from ..analysis.report import trace_json, trace_text
+    from ..analysis.select import pairs
+    fw = _forwarding(args.file)
+    try:
+        selected = pairs(fw, args.source, args.target)
+    except AnalysisError as exc:
+        raise CliError(str(exc)) from None
+    traces = [trace(fw, s, d) for s, d in selected]
+    if args.format == "json":
+        json.dump(trace_json(traces), sys.stdout, indent=2)
+        print()
+    else:
+        sys.stdout.write(trace_text(traces))
+    return EXIT_OK if all(t.ok for t in traces) else EXIT_FINDINGS
+
+
+def run_analyze(args) -> int:
+    from ..analysis import AnalysisError
+    from ..analysis.chart import write_chart
+    from ..analysis.collisions import analyze
+    from ..analysis.flows import flows
+    from ..analysis.report import analysis_json, analysis_table, chart_links
+    if args.chart and not Path(args.chart).parent.resolve().is_dir():
+        raise CliError(f"cannot write the chart {args.chart}: its folder does not exist")
+    fw = _forwarding(args.file)
+    try:
+        result = analyze(fw, flows(fw.fabric, args.pattern), args.routing, args.trials, args.seed, args.pattern)
+    except AnalysisError as exc:
+        raise CliError(str(exc)) from None
+    if args.format == "json":
+        json.dump(analysis_json(result), sys.stdout, indent=2)
+        print()
+    else:
+        sys.stdout.write(analysis_table(result))
+    if args.chart:
+        try:
+            write_chart(Path(args.chart), [l.utilisation for l in chart_links(result)])
+        except OSError as exc:
+            raise CliError(f"cannot write the chart {args.chart}: {exc.strerror}") from None
+        print(f"wrote {args.chart}", file=sys.stderr)
+    return EXIT_OK

@@ -1,0 +1,172 @@
+"""Commands that read real machines: ``import-topo``, ``apply-nics`` and ``verify`` (LLDP as-built)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from pathlib import Path
+
+from .common import EXIT_FINDINGS, EXIT_OK, CliError
+
+DEFAULT_CATALOG = Path("~/.config/rail-designer/catalog.yaml")
+
+
+def register(sub) -> None:
+    p = sub.add_parser("import-topo", help="add a server model read from 'nvidia-smi topo -m' output",
+                       description="Read 'nvidia-smi topo -m' output, work out the rails (closest NIC per GPU) "
+                                   "and add the server model to a user catalog file.")
+    p.add_argument("file", metavar="FILE", help="the pasted output ('-' for standard input)")
+    p.add_argument("--name", help="model id (default: from the file name)")
+    p.add_argument("--speed", type=int, default=400, help="NIC speed in Gb/s (not in topo output; default 400)")
+    p.add_argument("--catalog", default=str(DEFAULT_CATALOG), help=f"user catalog file (default {DEFAULT_CATALOG})")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(run=run_import_topo)
+
+    p = sub.add_parser("apply-nics", help="set real NIC names from ibdev2netdev / show_gids output",
+                       description="Map RDMA devices to netdev names (and find the RoCE v2 GID index) from "
+                                   "ibdev2netdev and/or show_gids output, and save them in the design.")
+    p.add_argument("design", metavar="FILE")
+    who = p.add_mutually_exclusive_group(required=True)
+    who.add_argument("--server", metavar="HOST", help="one server (id or host name)")
+    who.add_argument("--model", metavar="MODEL", help="every server of this model")
+    p.add_argument("inputs", metavar="INPUT", nargs="+", help="ibdev2netdev or show_gids output files")
+    p.add_argument("--catalog", action="append", default=[], help="extra catalog file (repeatable)")
+    p.set_defaults(run=run_apply_nics)
+
+    p = sub.add_parser("verify", help="compare LLDP neighbours with the design's cabling",
+                       description="Read one LLDP dump per device (lldpctl -f json / json0 from hosts, SONiC "
+                                   "'show lldp table' from switches), report cables as planned, missing, "
+                                   "miswired, cross-rail and unknown, and print a re-cabling work order. "
+                                   "Exit status 1 on any mismatch.")
+    p.add_argument("design", metavar="FILE")
+    p.add_argument("--lldp", metavar="DIR", required=True, help="folder with one dump per device, named by host")
+    p.add_argument("--format", choices=("text", "csv"), default="text")
+    p.add_argument("--catalog", action="append", default=[], help="extra catalog file (repeatable)")
+    p.set_defaults(run=run_verify)
+
+
+# ---------------------------------------------------------------- import-topo
+def _read_input(name: str) -> str:
+    if name == "-":
+        import sys
+        return sys.stdin.read()
+    from ..storage.yamlio import FileFormatError, read_text
+    try:
+        return read_text(Path(name))
+    except FileFormatError as exc:
+        raise CliError(str(exc)) from None
+
+
+def run_import_topo(args) -> int:
+    from ..importers.affinity import parse_topo
+    from ..storage.catalog_file import catalog_document, load_catalog_file
+    from ..storage.yamlio import FileFormatError, dump, write_atomic
+    from ..model.hardware import Catalog
+
+    name = args.name or re.sub(r"[^A-Za-z0-9-]+", "-", Path(args.file).stem).strip("-").lower() or "imported-server"
+    try:
+        result = parse_topo(_read_input(args.file), name=name, speed=args.speed, source=args.file)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    model = result.server_model()
+    path = Path(args.catalog).expanduser()
+    try:
+        catalog = load_catalog_file(path) if path.exists() else Catalog()
+    except FileFormatError as exc:
+        raise CliError(f"{exc} (the catalog was not changed)") from None
+    replaced = model.id in catalog.servers
+    catalog.servers[model.id] = model
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, dump(catalog_document(catalog, catalog.switches, catalog.servers)))
+    if args.format == "json":
+        print(json.dumps({**result.to_dict(), "catalog": str(path), "replaced": replaced}, indent=2))
+        return EXIT_OK
+    print(f"server model {model.id}: {len(result.gpus)} GPUs, {len(result.rails)} rail NICs at {result.speed}G")
+    for r in result.rails:
+        print(f"  rail {r.index}: {', '.join(f'GPU{g}' for g in r.gpus):<12} {r.rdma:<10} ({r.nic}, {r.link})")
+    for n in result.left_out:
+        print(f"  left out {n.rdma} ({n.nic}): {n.reason}")
+    for note in result.notes:
+        print(f"note: {note}")
+    print(f"{'replaced' if replaced else 'added'} {model.id} in {path}")
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------- apply-nics
+def run_apply_nics(args) -> int:
+    from ..importers.apply import apply_nic_names, target_servers
+    from ..importers.nicnames import read_nic_names
+    from ..storage import save
+    from .common import load_design
+
+    fabric = load_design(args.design, args.catalog)
+    try:
+        names = read_nic_names([(name, _read_input(name)) for name in args.inputs])
+        servers = target_servers(fabric, server=args.server, model=args.model)
+        result = apply_nic_names(fabric, servers, names)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    save(fabric, Path(args.design))
+    print(f"{len(result.renamed)} NIC(s) renamed on {len(servers)} server(s), "
+          f"{len(result.unchanged)} already right")
+    for r in result.renamed:
+        print(f"  {r.nic_id} ({r.rdma}): {r.old} -> {r.new}")
+    if result.not_in_input:
+        print(f"not in the input (names kept): {', '.join(result.not_in_input)}")
+    if result.unused:
+        print(f"in the input but not a rail NIC: {', '.join(result.unused)}")
+    if result.gid_index is not None:
+        print(f"RoCE v2 GID index of the rail NICs: {result.gid_index} (NCCL_IB_GID_INDEX)")
+    for note in result.notes:
+        print(f"note: {note}")
+    print(f"saved {args.design}")
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------- verify
+def run_verify(args) -> int:
+    from ..importers.lldp import read_lldp_dir
+    from ..importers.verify import verify
+    from .common import load_design
+
+    fabric = load_design(args.design, args.catalog)
+    try:
+        result = verify(fabric, read_lldp_dir(Path(args.lldp)))
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    print(_csv(result) if args.format == "csv" else _text(result), end="")
+    return EXIT_OK if result.ok else EXIT_FINDINGS
+
+
+def _text(result) -> str:
+    out = []
+    for kind in ("cross-rail", "miswired", "unplanned", "missing", "unknown"):
+        found = [m for m in result.mismatches if m.kind == kind]
+        if found:
+            out.append(f"{kind.upper()} ({len(found)})")
+            out.extend(f"  {m.message}" for m in found)
+    if result.moves:
+        out.append(f"WORK ORDER ({len(result.moves)} step{'s' if len(result.moves) != 1 else ''})")
+        out.extend(f"  {i}. {m.text}" for i, m in enumerate(result.moves, 1))
+    out.extend(f"note: {n}" for n in result.notes)
+    out.append(f"{len(result.as_planned)} cable(s) as planned, {len(result.mismatches)} mismatch(es), "
+               f"{len(result.not_checked)} not checked (no LLDP data at either end)")
+    return "\n".join(out) + "\n"
+
+
+def _csv(result) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["record", "kind", "end_a", "end_b", "expected_a", "expected_b", "found", "message"])
+    for m in result.mismatches:
+        expected = dict(m.expected)
+        ends = list(m.ends) + [""] * (2 - len(m.ends))
+        w.writerow(["mismatch", m.kind, ends[0], ends[1], expected.get(ends[0]) or "",
+                    expected.get(ends[1]) or "" if ends[1] else "", m.found or "", m.message])
+    for i, mv in enumerate(result.moves, 1):
+        a, b = (mv.keep, mv.plug) if mv.action == "move" else (mv.unplug or mv.plug, mv.other)
+        w.writerow([f"step {i}", mv.action, a or "", b or "", "", "", mv.unplug if mv.action == "move" else "",
+                    mv.text])
+    return buf.getvalue()

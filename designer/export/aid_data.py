@@ -1,0 +1,194 @@
+"""Stage 1 of the AI Infrastructure Descriptor (DOMAIN.md section 7): the design as four tables.
+
+The AID is one document: a ``design`` header (settings, rail and SU names) and four row lists
+that are also the spreadsheet's sheets (Devices, Interfaces, Links, IP Plan). Every row holds
+only scalars (str, int, bool or None), so JSON, YAML, CSV and XLSX all show the same cells.
+The ``notes`` column carries the rail number (0 = rail plane 0), the convention the seed's
+toolkit uses. Everything needed to rebuild the design is here (see `aid_import`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from ..model.entities import SCHEMES, Role
+from ..model.fabric import Fabric, asn_key
+from ..model.hardware import parse_breakout
+from ..model.ids import natural_key, split_endpoint
+from ..planning.addressing import loopback_key
+
+AID_FORMAT_VERSION = 1
+SCHEMES_ENUM = SCHEMES
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str          # JSON key
+    header: str       # spreadsheet / CSV header
+    kind: str         # "string", "integer" or "boolean"
+    nullable: bool = False
+    enum: tuple[str, ...] = ()
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Sheet:
+    key: str          # JSON key of the row list
+    title: str        # sheet name
+    csv: str          # CSV file name
+    columns: tuple[Column, ...]
+
+
+def _c(key, header, kind="string", nullable=False, enum=(), description=""):
+    return Column(key, header, kind, nullable, tuple(enum), description)
+
+
+NOTES = _c("notes", "Notes", "integer", True, description="rail number (0 = rail plane 0); empty when none")
+SHEETS = (
+    Sheet("devices", "Devices", "devices.csv", (
+        _c("id", "Device"), _c("hostname", "Hostname"), _c("role", "Role", enum=("server", "leaf", "spine")),
+        _c("model", "Model"), _c("su", "SU", "integer", True), _c("rail", "Rail", "integer", True),
+        _c("plane", "Plane", "integer", True), _c("rack", "Rack", nullable=True),
+        _c("position", "Position", "integer", True), _c("gpus", "GPUs", "integer", True),
+        _c("asn", "ASN", "integer", True), _c("asn_pinned", "ASN pinned", "boolean"),
+        _c("loopback", "Loopback", nullable=True),
+        _c("breakouts", "Breakouts", nullable=True,
+           description="cages not in native mode, e.g. '1-32:2x400G 33:4x200G'"),
+        NOTES)),
+    Sheet("interfaces", "Interfaces", "interfaces.csv", (
+        _c("device", "Device"), _c("interface", "Interface"), _c("kind", "Kind", enum=("nic", "port")),
+        _c("netdev", "Netdev", nullable=True), _c("rdma", "RDMA device", nullable=True),
+        _c("gpus", "GPUs", nullable=True, description="GPUs closest to the NIC, e.g. '0,1'"),
+        _c("speed", "Speed (Gb/s)", "integer"), _c("breakout", "Breakout", nullable=True),
+        _c("address", "Address", nullable=True), _c("peer", "Peer", nullable=True), NOTES)),
+    Sheet("links", "Links", "links.csv", (
+        _c("link", "Link"), _c("a_device", "A device"), _c("a_port", "A port"),
+        _c("b_device", "B device"), _c("b_port", "B port"), _c("speed", "Speed (Gb/s)", "integer"),
+        _c("su", "SU", "integer", True), NOTES)),
+    Sheet("ip_plan", "IP Plan", "ip-plan.csv", (
+        _c("key", "Key"), _c("address", "Address"), _c("pinned", "Pinned", "boolean"),
+        _c("kind", "Kind", enum=("nic", "port", "svi", "loopback")), _c("device", "Device"), NOTES)),
+)
+
+
+def format_breakouts(breakouts: tuple[tuple[int, str], ...]) -> str | None:
+    """``((1,'2x400G'),(2,'2x400G'),(5,'4x200G'))`` -> ``'1-2:2x400G 5:4x200G'``."""
+    runs: list[list] = []
+    for cage, mode in sorted(breakouts):
+        if runs and runs[-1][2] == mode and runs[-1][1] == cage - 1:
+            runs[-1][1] = cage
+        else:
+            runs.append([cage, cage, mode])
+    return " ".join(f"{a}:{m}" if a == b else f"{a}-{b}:{m}" for a, b, m in runs) or None
+
+
+def parse_breakouts(text: str | None) -> tuple[tuple[int, str], ...]:
+    """The inverse of `format_breakouts`; raises ValueError with a readable message."""
+    out = []
+    for item in (text or "").split():
+        cages, sep, mode = item.partition(":")
+        first, _, last = cages.partition("-")
+        if not sep or not first.isdigit() or (last and not last.isdigit()):
+            raise ValueError(f"'{item}' is not a breakout like 1-32:2x400G")
+        parse_breakout(mode)
+        out += [(cage, mode) for cage in range(int(first), int(last or first) + 1)]
+    return tuple(out)
+
+
+def _rail_of_endpoint(fabric: Fabric, ep: str) -> int | None:
+    """The rail a cable end belongs to: the NIC's rail, else the leaf's rail (for a spine port: its leaf's)."""
+    device, port = split_endpoint(ep)
+    if device in fabric.servers:
+        return fabric.nic(ep).rail
+    switch = fabric.switches[device]
+    if switch.role is Role.LEAF:
+        return switch.rail
+    peer = fabric.peer(ep)
+    if peer is not None and split_endpoint(peer)[0] in fabric.switches:
+        other = fabric.switches[split_endpoint(peer)[0]]
+        if other.role is Role.LEAF:
+            return other.rail
+    return switch.plane
+
+
+def _device_rows(fabric: Fabric) -> list[dict]:
+    rows = []
+    for s in fabric.sorted_servers():
+        rows.append({"id": s.id, "hostname": s.hostname, "role": "server", "model": s.model, "su": s.su,
+                     "rail": None, "plane": None, "rack": s.rack, "position": s.position, "gpus": s.gpus,
+                     "asn": None, "asn_pinned": False, "loopback": None, "breakouts": None, "notes": None})
+    for w in fabric.leaves() + fabric.spines():
+        rows.append({"id": w.id, "hostname": w.hostname, "role": w.role.value, "model": w.model, "su": w.su,
+                     "rail": w.rail, "plane": w.plane, "rack": None, "position": None, "gpus": None,
+                     "asn": fabric.asns.get(w.id), "asn_pinned": fabric.is_pinned(asn_key(w.id)),
+                     "loopback": fabric.addresses.get(loopback_key(w.id)),
+                     "breakouts": format_breakouts(w.breakouts),
+                     "notes": w.rail if w.role is Role.LEAF else w.plane})
+    return rows
+
+
+def _interface_rows(fabric: Fabric) -> list[dict]:
+    rows = []
+    for server in fabric.sorted_servers():
+        for nic in sorted(server.nics, key=lambda n: n.index):
+            rows.append({"device": server.id, "interface": nic.port, "kind": "nic", "netdev": nic.netdev,
+                         "rdma": nic.rdma, "gpus": ",".join(map(str, nic.gpus)), "speed": nic.speed,
+                         "breakout": None, "address": fabric.addresses.get(nic.id),
+                         "peer": fabric.peer(nic.id), "notes": nic.rail})
+    for switch in fabric.leaves() + fabric.spines():
+        for port in fabric.ports(switch.id).values():
+            ep = f"{switch.id}/{port.name}"
+            peer, address = fabric.peer(ep), fabric.addresses.get(ep)
+            if peer is None and address is None:
+                continue
+            rows.append({"device": switch.id, "interface": port.name, "kind": "port", "netdev": None,
+                         "rdma": None, "gpus": None, "speed": port.speed, "breakout": port.breakout,
+                         "address": address, "peer": peer, "notes": _rail_of_endpoint(fabric, ep)})
+    return rows
+
+
+def _link_rows(fabric: Fabric) -> list[dict]:
+    rows = []
+    for link in fabric.sorted_links():
+        (ad, ap), (bd, bp) = split_endpoint(link.a), split_endpoint(link.b)
+        su = next((fabric.device(d).su for d in (ad, bd) if fabric.device(d).su is not None), None)
+        rail = _rail_of_endpoint(fabric, link.a)
+        rows.append({"link": link.id, "a_device": ad, "a_port": ap, "b_device": bd, "b_port": bp,
+                     "speed": link.speed, "su": su,
+                     "notes": rail if rail is not None else _rail_of_endpoint(fabric, link.b)})
+    return rows
+
+
+def _key_kind(fabric: Fabric, key: str) -> tuple[str, str, int | None]:
+    device, port = split_endpoint(key)
+    if device in fabric.servers:
+        return "nic", device, fabric.nic(key).rail
+    switch = fabric.switches.get(device)
+    rail = switch.rail if switch is not None and switch.role is Role.LEAF else None
+    if port == "svi":
+        return "svi", device, rail
+    if port == "lo":
+        return "loopback", device, rail if rail is not None else (switch.plane if switch else None)
+    return "port", device, _rail_of_endpoint(fabric, key) if switch is not None else None
+
+
+def _ip_rows(fabric: Fabric) -> list[dict]:
+    rows = []
+    for key in sorted(fabric.addresses, key=natural_key):
+        kind, device, rail = _key_kind(fabric, key)
+        rows.append({"key": key, "address": fabric.addresses[key], "pinned": fabric.is_pinned(key),
+                     "kind": kind, "device": device, "notes": rail})
+    return rows
+
+
+def aid_document(fabric: Fabric) -> dict:
+    """The whole AID as plain data (the JSON file's content)."""
+    s = fabric.settings
+    design = {
+        "name": s.name, "description": s.description, "max_oversubscription": s.max_oversubscription,
+        "spine_planes": s.spine_planes, "addressing": asdict(s.addressing), "asn": asdict(s.asn),
+        "rails": [{"index": r.index, "name": r.name} for _, r in sorted(fabric.rails.items())],
+        "sus": [{"index": u.index, "name": u.name} for _, u in sorted(fabric.sus.items())],
+    }
+    return {"aid_format_version": AID_FORMAT_VERSION, "design": design, "devices": _device_rows(fabric),
+            "interfaces": _interface_rows(fabric), "links": _link_rows(fabric), "ip_plan": _ip_rows(fabric)}

@@ -1,0 +1,56 @@
+"""The AID's JSON Schema (draft 2020-12), derived from the same column list the files are written from."""
+
+from __future__ import annotations
+
+from .aid_data import AID_FORMAT_VERSION, SCHEMES_ENUM, SHEETS, Column
+
+_ID = "https://rail-designer.invalid/aid.schema.json"
+
+
+def _column_schema(col: Column) -> dict:
+    schema: dict = {"type": [col.kind, "null"] if col.nullable else col.kind, "title": col.header}
+    if col.enum:
+        schema["enum"] = list(col.enum) + ([None] if col.nullable else [])
+    if col.description:
+        schema["description"] = col.description
+    return schema
+
+
+def _rows_schema(columns) -> dict:
+    return {"type": "array", "items": {
+        "type": "object", "additionalProperties": False, "required": [c.key for c in columns],
+        "properties": {c.key: _column_schema(c) for c in columns}}}
+
+
+def _object(properties: dict) -> dict:
+    return {"type": "object", "additionalProperties": False, "required": sorted(properties),
+            "properties": properties}
+
+
+_INDEXED = {"type": "array", "items": _object({"index": {"type": "integer", "minimum": 0},
+                                               "name": {"type": "string"}})}
+
+
+def aid_schema() -> dict:
+    design = _object({
+        "name": {"type": "string"}, "description": {"type": "string"},
+        "max_oversubscription": {"type": "number", "exclusiveMinimum": 0},
+        "spine_planes": {"enum": ["shared", "per-rail"]},
+        "addressing": _object({
+            "scheme": {"enum": list(SCHEMES_ENUM)}, "rail_supernet": {"type": "string"},
+            "rail_prefix": {"type": "integer", "minimum": 0, "maximum": 32},
+            "fabric_pool": {"type": "string"}, "loopback_pool": {"type": "string"},
+            "mtu": {"type": "integer", "minimum": 68, "maximum": 65535}}),
+        "asn": _object({"leaf_base": {"type": "integer"}, "spine_base": {"type": "integer"},
+                        "spine_mode": {"enum": ["shared", "per-plane", "per-spine"]}}),
+        "rails": _INDEXED, "sus": _INDEXED,
+    })
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": _ID,
+        "title": "AI Infrastructure Descriptor (rail-designer)",
+        "description": "A rail-optimized GPU fabric: devices, interfaces, links and the IP plan. "
+                       "'notes' holds the rail number (0 = rail plane 0).",
+        **_object({"aid_format_version": {"const": AID_FORMAT_VERSION}, "design": design,
+                   **{sheet.key: _rows_schema(sheet.columns) for sheet in SHEETS}}),
+    }
+    return schema

@@ -1,0 +1,113 @@
+"""The cabling plan: stage 1 rows (one per cable), written as ``cabling.csv`` and ``topology.dot``.
+
+Each cable's A end is a switch, so a technician works switch by switch: rows run in natural switch
+order, then front-panel order. A leaf-spine cable is listed at its leaf (where it is patched),
+a server cable at its leaf. Devices are named by host name, server ports by their OS interface name
+(what LLDP reports), switch sub-ports also by their lane (the breakout sub-port index).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from ..model.fabric import Fabric
+from ..model.hardware import parse_breakout
+from ..model.ids import natural_key, split_endpoint
+from .env import render
+from .errors import require_hostname, require_port_name
+
+COLUMNS = ["cable", "su", "rail", "a_device", "a_cage", "a_port", "a_lane",
+           "b_device", "b_cage", "b_port", "b_lane", "speed_gbps", "cable_type"]
+
+
+class _Ends:
+    """Describes link ends; each device's name is checked once and its port order read once."""
+
+    def __init__(self, fabric: Fabric):
+        self.fabric = fabric
+        self.hostnames: dict[str, str] = {}
+        self.order: dict[str, dict[str, int]] = {}
+        switches = sorted(fabric.switches, key=natural_key)
+        self.switch_rank = {sid: i for i, sid in enumerate(switches)}
+        self.leaf_ids = {s.id for s in fabric.leaves()}
+
+    def hostname(self, device_id: str) -> str:
+        name = self.hostnames.get(device_id)
+        if name is None:
+            name = self.hostnames[device_id] = require_hostname(self.fabric.device(device_id).hostname, device_id)
+        return name
+
+    def sort_key(self, ep: str) -> tuple[int, int]:
+        """(switch order, front-panel index) of a switch endpoint."""
+        device, port = split_endpoint(ep)
+        order = self.order.get(device)
+        if order is None:
+            order = self.order[device] = {name: i for i, name in enumerate(self.fabric.ports(device))}
+        return self.switch_rank[device], order[port]
+
+    def a_side(self, a: str, b: str) -> tuple[str, str]:
+        """The switch end first; between two switches the leaf (where it is patched), else the first."""
+        def rank(ep: str) -> tuple:
+            device = split_endpoint(ep)[0]
+            if device not in self.switch_rank:
+                return (2,)
+            return (0 if device in self.leaf_ids else 1,) + self.sort_key(ep)
+        return (a, b) if rank(a) <= rank(b) else (b, a)
+
+    def describe(self, ep: str) -> dict:
+        device_id, port_name = split_endpoint(ep)
+        hostname = self.hostname(device_id)
+        if device_id in self.switch_rank:
+            port = self.fabric.port(ep)
+            require_port_name(port_name, device_id)
+            count, _ = parse_breakout(port.breakout)
+            return {"device": hostname, "cage": port.cage, "port": port_name,
+                    "lane": port.sub if count > 1 else "", "breakout": count, "cage_speed": count * port.speed}
+        nic = self.fabric.nic(ep)
+        require_port_name(nic.netdev, device_id)
+        return {"device": hostname, "cage": "", "port": nic.netdev, "lane": "", "breakout": 1,
+                "cage_speed": nic.speed, "su": self.fabric.servers[device_id].su, "rail": nic.rail}
+
+
+def cable_type(speed: int, a: dict, b: dict) -> str:
+    split = [e for e in (a, b) if e["breakout"] > 1]
+    if not split:
+        return f"{speed}G DAC/AOC"
+    e = split[0]
+    return f"{e['cage_speed']}G to {e['breakout']}x{speed}G breakout cable (lane {e['lane']})"
+
+
+def cable_rows(fabric: Fabric) -> list[dict]:
+    """One row per cable, A = switch end, in natural switch order then front-panel order."""
+    ends = _Ends(fabric)
+    ordered = sorted((ends.a_side(link.a, link.b) + (link.speed,) for link in fabric.links.values()),
+                     key=lambda r: ends.sort_key(r[0]))
+    width = max(4, len(str(len(ordered))))
+    rows = []
+    for n, (a_ep, b_ep, speed) in enumerate(ordered, 1):
+        a, b = ends.describe(a_ep), ends.describe(b_ep)
+        switch = fabric.switches[split_endpoint(a_ep)[0]]
+        su, rail = (b["su"], b["rail"]) if "su" in b else (switch.su, switch.rail)
+        rows.append({"cable": f"C{n:0{width}d}", "su": _blank(su), "rail": _blank(rail),
+                     "a_device": a["device"], "a_cage": a["cage"], "a_port": a["port"], "a_lane": a["lane"],
+                     "b_device": b["device"], "b_cage": b["cage"], "b_port": b["port"], "b_lane": b["lane"],
+                     "speed_gbps": speed, "cable_type": cable_type(speed, a, b)})
+    return rows
+
+
+def _blank(value):
+    return "" if value is None else value
+
+
+def cabling_csv(rows: list[dict]) -> str:
+    out = io.StringIO()
+    writer = csv.DictWriter(out, COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def topology_dot(rows: list[dict]) -> str:
+    """The wiring in the DOT form Cumulus PTM reads: ``"host":"port" -- "host":"port";``."""
+    return render("ptm/topology.dot.j2", rows=rows)

@@ -1,0 +1,42 @@
+"""The ``hosts`` part: per GPU server, ``hosts/<hostname>/`` with netplan, iproute2, sysctl, RoCE and NCCL files.
+
+Stage 1 is `host_data.host_data`; this module only renders its dict through the templates.
+"""
+
+from __future__ import annotations
+
+from ..model.fabric import Fabric
+from .env import render
+from .host_data import NETPLAN_FILE, host_data, server_ids
+from .parts import Files, Part
+
+# file name in hosts/<hostname>/ -> template
+HOST_FILES = {
+    "netplan.yaml": "netplan/rail.yaml.j2",
+    "policy-routing.sh": "iproute2/policy-routing.sh.j2",
+    "sysctl.conf": "sysctl/rail.conf.j2",
+    "roce-qos.sh": "roce/roce-qos.sh.j2",
+    "nccl.env": "nccl/nccl.env.j2",
+}
+
+
+def render_host(data: dict) -> dict[str, str]:
+    """File name -> text for one host's stage-1 dict."""
+    return {name: render(template, netplan_file=NETPLAN_FILE, **data) for name, template in HOST_FILES.items()}
+
+
+def render_device(fabric: Fabric, server_id: str) -> Files:
+    data = host_data(fabric, server_id)
+    return {f"hosts/{data['hostname']}/{name}": text for name, text in render_host(data).items()}
+
+
+PARTS: list[Part] = [
+    Part(
+        name="hosts",
+        description="per GPU server: netplan, policy-routing.sh, sysctl.conf, roce-qos.sh, nccl.env",
+        devices=server_ids,
+        render_device=render_device,
+        apply="copy netplan.yaml to /etc/netplan/ and run `netplan apply` (or run policy-routing.sh); "
+              "sysctl -p sysctl.conf; run roce-qos.sh; source nccl.env in the job environment",
+    ),
+]

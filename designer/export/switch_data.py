@@ -1,0 +1,188 @@
+"""Stage 1 of the switch export: one plain dict per switch, every name and number decided here.
+
+The SONiC and FRR writers only format this dict. Keys (all values are str, int, bool, list, dict):
+
+``hostname role asn router_id loopback mtu model nos redirect_to_nexthop`` — the device;
+``ports`` — every front-panel port (cabled ones admin up) with SONiC's lanes/speed strings;
+``breakouts`` — the cage modes when any cage is broken out; ``interfaces`` — routed /31 ports;
+``vlan`` — the server VLAN of a subnet-per-leaf leaf (else None); ``bgp`` — timers, neighbours and
+the networks to advertise; ``ppd`` — the leaf's pinned paths (else None), see `ppd_data`.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ..model.addressing import cidr_str, network_of
+from ..model.entities import Role, Switch
+from ..model.fabric import Fabric
+from ..model.hardware import Port, SwitchModel, parse_breakout
+from ..model.ids import endpoint, split_endpoint
+from ..planning.addressing import loopback_key, svi_key
+from .errors import ExportError, require_hostname, require_port_name
+from .ppd_data import leaf_ppd_data, local_prefixes
+
+SWITCH_MTU = 9100
+SERVER_VLAN = 1000                 # the one VLAN that holds a subnet-per-leaf leaf's servers
+BGP_KEEPALIVE, BGP_HOLDTIME = 3, 9
+RS_FEC_FROM_GBPS = 200             # PAM4 lanes (50G and up per lane) need RS-FEC
+_SUB_LETTERS = "abcdefgh"
+
+
+def address_of(fabric: Fabric, key: str, what: str) -> str:
+    """The CIDR stored under ``key``; a missing one is an export error that says how to fix it."""
+    cidr = fabric.addresses.get(key)
+    if cidr is None:
+        raise ExportError(f"{what} '{key}' has no address; plan the addresses (rail-designer plan) "
+                          "or set one by hand before exporting")
+    return cidr
+
+
+def ip_of(cidr: str) -> str:
+    return cidr.partition("/")[0]
+
+
+def port_alias(port: Port) -> str:
+    """SONiC alias: ``etp<cage>`` and, on a broken-out cage, a letter per sub-port (``etp1a``)."""
+    count, _ = parse_breakout(port.breakout)
+    return f"etp{port.cage}" + (_SUB_LETTERS[port.sub] if count > 1 else "")
+
+
+@lru_cache(maxsize=4096)
+def _port_strings(port: Port) -> tuple[tuple[str, object], ...]:
+    """The SONiC strings that depend on the port alone (ports are shared by every switch of a model)."""
+    return (("name", port.name), ("alias", port_alias(port)), ("index", port.cage),
+            ("lanes", ",".join(map(str, port.lanes))), ("speed", str(port.speed * 1000)),
+            ("fec", "rs" if port.speed >= RS_FEC_FROM_GBPS else "none"), ("mtu", str(SWITCH_MTU)),
+            ("breakout", port.breakout))
+
+
+def port_entry(port: Port, peer_host: str | None, peer_port: str | None) -> dict:
+    entry = dict(_port_strings(port))
+    entry["admin_status"] = "up" if peer_host else "down"
+    entry["description"] = f"{peer_host}:{peer_port}" if peer_host else ""
+    entry["cabled"] = peer_host is not None
+    return entry
+
+
+def _peer(fabric: Fabric, ep: str) -> tuple[str | None, str | None, object]:
+    """(peer host name, peer port as the peer calls it, peer device) of a cabled endpoint, or Nones."""
+    peer_ep = fabric.peer(ep)
+    if peer_ep is None:
+        return None, None, None
+    device_id, port = split_endpoint(peer_ep)
+    device = fabric.device(device_id)
+    if not isinstance(device, Switch):
+        port = fabric.nic(peer_ep).netdev
+    # Peer names land in config lines (descriptions): refuse any that could break a line.
+    return _checked_hostname(device.hostname, device_id), _checked_port(port, device_id), device
+
+
+def breakout_entries(fabric: Fabric, switch: Switch) -> list[dict]:
+    """Every cage's mode, keyed by its first port, when any cage leaves the native mode."""
+    if not switch.breakouts:
+        return []
+    return [dict(entry) for entry in _breakouts(fabric.catalog.switch(switch.model), switch.breakouts)]
+
+
+@lru_cache(maxsize=256)
+def _breakouts(model: SwitchModel, breakouts: tuple[tuple[int, str], ...]) -> tuple[tuple, ...]:
+    modes = dict(breakouts)
+    out = []
+    for cage in range(1, model.ports + 1):
+        mode = modes.get(cage, model.native_mode)
+        out.append((("port", model.cage_ports(cage, mode)[0].name), ("cage", cage), ("mode", mode)))
+    return tuple(out)
+
+
+def switch_data(fabric: Fabric, switch_id: str) -> dict:
+    """Everything the switch's config_db.json, frr.conf and NOTES.txt say, as plain data."""
+    switch = fabric.switches[switch_id]
+    hostname = require_hostname(switch.hostname, switch_id)
+    model = fabric.catalog.switch(switch.model)
+    is_leaf = switch.role is Role.LEAF
+    ports, interfaces, neighbors, downlinks = [], [], [], []
+    for port in fabric.ports(switch_id).values():
+        require_port_name(port.name, switch_id)
+        ep = endpoint(switch_id, port.name)
+        peer_host, peer_port, peer = _peer(fabric, ep)
+        ports.append(port_entry(port, peer_host, peer_port))
+        if peer is None:
+            continue
+        if isinstance(peer, Switch):
+            local = address_of(fabric, ep, "switch port")
+            remote = address_of(fabric, fabric.peer(ep), "switch port")
+            interfaces.append({"port": port.name, "address": local})
+            neighbors.append({"ip": ip_of(remote), "asn": _asn(fabric, peer.id), "name": peer_host,
+                              "peer_port": peer_port, "local_port": port.name, "local_addr": ip_of(local)})
+        else:
+            downlinks.append(port.name)
+            if fabric.settings.addressing.scheme == "p2p31":
+                interfaces.append({"port": port.name, "address": address_of(fabric, ep, "leaf downlink")})
+    loopback = address_of(fabric, loopback_key(switch_id), "loopback")
+    vlan = _vlan(fabric, switch_id, downlinks) if is_leaf and downlinks else None
+    local = local_prefixes(fabric, switch_id, vlan, interfaces, downlinks) if is_leaf else []
+    ppd = leaf_ppd_data(fabric, switch_id, hostname, local) if is_leaf and downlinks else None
+    _bind_pbr(ppd, ports, vlan)
+    return {
+        "id": switch_id,
+        "hostname": hostname,
+        "role": switch.role.value,
+        "model": switch.model,
+        "vendor": model.vendor,
+        "nos": model.nos,
+        "redirect_to_nexthop": model.redirect_to_nexthop,
+        "su": switch.su, "rail": switch.rail, "plane": switch.plane,
+        "asn": _asn(fabric, switch_id),
+        "loopback": loopback,
+        "router_id": ip_of(loopback),
+        "mtu": SWITCH_MTU,
+        "ports": ports,
+        "breakouts": breakout_entries(fabric, switch),
+        "interfaces": interfaces,
+        "downlinks": downlinks,
+        "vlan": vlan,
+        "bgp": {
+            "keepalive": BGP_KEEPALIVE, "holdtime": BGP_HOLDTIME, "maximum_paths": 64,
+            "neighbors": neighbors,
+            "networks": [loopback] + local,
+        },
+        "ppd": ppd,
+    }
+
+
+def _bind_pbr(ppd: dict | None, ports: list[dict], vlan: dict | None) -> None:
+    """Name the FRR interface each policy binds to. The kernel sees a subnet-per-leaf leaf's server
+    traffic arrive on the VLAN interface, so FRR binds there; SONiC's ACL binds to the member ports."""
+    bound = set(ppd["ports"]) if ppd and vlan is None else set()
+    for p in ports:
+        p["pbr_policy"] = ppd["name"] if p["name"] in bound else ""
+    if vlan is not None:
+        vlan["pbr_policy"] = ppd["name"] if ppd else ""
+
+
+@lru_cache(maxsize=65536)
+def _checked_hostname(hostname: str, device_id: str) -> str:
+    return require_hostname(hostname, device_id)
+
+
+@lru_cache(maxsize=65536)
+def _checked_port(name: str, device_id: str) -> str:
+    return require_port_name(name, device_id)
+
+
+def _asn(fabric: Fabric, switch_id: str) -> int:
+    asn = fabric.asns.get(switch_id)
+    if asn is None:
+        raise ExportError(f"switch '{switch_id}' has no BGP ASN; plan the addresses and ASNs before exporting")
+    return asn
+
+
+def _vlan(fabric: Fabric, leaf_id: str, downlinks: list[str]) -> dict | None:
+    if fabric.settings.addressing.scheme == "p2p31":
+        return None
+    svi = address_of(fabric, svi_key(leaf_id), "leaf gateway")
+    net, prefix = network_of(svi)
+    return {"name": f"Vlan{SERVER_VLAN}", "vlanid": SERVER_VLAN, "address": svi,
+            "subnet": cidr_str(net, prefix), "members": list(downlinks)}
+

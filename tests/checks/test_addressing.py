@@ -1,0 +1,96 @@
+"""RD007-RD009, RD013, RD014: addresses and pools."""
+
+from __future__ import annotations
+
+from designer.checks import Severity, check
+
+from tests.checks.check_helpers import codes, nic_of_rail, of_code, with_addressing
+
+
+def _errors(fabric):
+    return [f for f in check(fabric) if f.severity is Severity.ERROR]
+
+
+def test_pinned_duplicate_address_is_one_error(default):
+    taken = default.addresses["su1-srv02/nic0"]
+    default.set_address("su1-srv01/nic0", taken, pinned=True)
+    [finding] = _errors(default)
+    assert finding.code == "RD007" and finding.ids == ("su1-srv01/nic0", "su1-srv02/nic0")
+    assert finding.message == f"{taken.split('/')[0]} is used 2 times: by su1-srv01/nic0, su1-srv02/nic0"
+
+
+def test_tiny_rail_pool_says_needed_and_available(default):
+    with_addressing(default, rail_prefix=30)
+    findings = of_code(default, "RD009")
+    assert [f.ids for f in findings] == [(f"su1-leaf-r{r}", f"su2-leaf-r{r}") for r in range(4)]
+    assert findings[0].message == ("rail 0 pool 10.0.0.0/30 is too small: it needs 16 addresses "
+                                   "(2 leaf subnets of /29) and has 4")
+
+
+def test_impossible_rail_prefix_is_a_finding_not_a_crash(default):
+    with_addressing(default, rail_prefix=8)
+    [finding] = of_code(default, "RD009")
+    assert "rail pools of /8 cannot be carved from the rail supernet 10.0.0.0/12" in finding.message
+    assert "RD000" not in codes(check(default))
+
+
+def test_cabled_nic_without_address_is_a_warning(default):
+    nic = nic_of_rail(default, "su2-srv03", 2)
+    default.set_address(nic, None)
+    [finding] = of_code(default, "RD013")
+    assert finding.severity is Severity.WARNING and finding.ids == (nic,)
+    assert finding.message == f"1 NIC(s) cabled to su2-leaf-r2 have no address: {nic}"
+    assert "Assign rails and addresses" in finding.hint
+
+
+def test_nic_outside_its_leaf_subnet(default):
+    default.set_address("su1-srv01/nic0", "10.0.0.14/29", pinned=True)   # a free address of su2-leaf-r0's subnet
+    [finding] = _errors(default)
+    assert finding.code == "RD014" and finding.ids == ("su1-srv01/nic0", "su1-leaf-r0")
+    assert finding.message == ("su1-srv01/nic0 10.0.0.14/29 is not in su1-leaf-r0's subnet 10.0.0.0/29 "
+                               "(gateway 10.0.0.1)")
+
+
+def test_nic_with_the_wrong_prefix_length(default):
+    default.set_address("su1-srv01/nic0", "10.0.0.6/24", pinned=True)
+    [finding] = of_code(default, "RD014")
+    assert finding.message.endswith("has prefix /24 but su1-leaf-r0's subnet 10.0.0.0/29 (gateway 10.0.0.1) is a /29")
+
+
+def test_nic_on_the_broadcast_address(default):
+    default.set_address("su1-srv01/nic0", "10.0.0.7/29", pinned=True)
+    [finding] = of_code(default, "RD014")
+    assert "is the broadcast address of su1-leaf-r0's subnet" in finding.message
+
+
+def test_p2p_nic_that_is_not_the_partner_of_its_leaf_port(make):
+    fabric = make(scheme="p2p31")
+    nic = nic_of_rail(fabric, "su1-srv02", 1)
+    port = fabric.peer(nic)
+    fabric.set_address(nic, "192.168.7.1/31", pinned=True)
+    [finding] = _errors(fabric)
+    assert finding.code == "RD014" and finding.ids == (nic, "su1-leaf-r1")
+    assert finding.message == (f"{nic} 192.168.7.1/31 is not the /31 partner of its leaf port "
+                               f"{port} {fabric.addresses[port]}")
+
+
+def test_overlapping_leaf_subnets(default):
+    default.set_address("su1-leaf-r0/svi", "10.0.0.1/28", pinned=True)   # swallows su2-leaf-r0's /29
+    [finding] = of_code(default, "RD008")
+    assert finding.ids == ("su1-leaf-r0/svi", "su2-leaf-r0/svi")
+    assert finding.message == "su1-leaf-r0/svi (10.0.0.0/28) overlaps su2-leaf-r0/svi (10.0.0.8/29)"
+
+
+def test_nic_address_inside_the_fabric_pool(make):
+    fabric = make(scheme="p2p31")
+    nic = nic_of_rail(fabric, "su1-srv01", 0)
+    fabric.set_address(nic, "10.254.99.1/31", pinned=True)
+    [finding] = of_code(fabric, "RD008")
+    assert finding.ids == (nic,)
+    assert finding.message == f"1 rail address(es) lie in the fabric pool 10.254.0.0/16: {nic} 10.254.99.1/31"
+
+
+def test_pools_that_overlap_each_other(default):
+    with_addressing(default, fabric_pool="10.0.0.0/16")
+    findings = of_code(default, "RD008")
+    assert [f.message for f in findings] == ["the fabric pool 10.0.0.0/16 overlaps the rail supernet 10.0.0.0/12"]

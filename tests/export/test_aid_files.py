@@ -1,0 +1,97 @@
+"""The AID: schema-valid JSON, the same content in YAML/CSV/XLSX, Notes = rail, byte-identical re-renders."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import jsonschema
+import openpyxl
+import pytest
+import yaml
+
+from designer.export.aid import PARTS
+from designer.export.aid_data import SHEETS, format_breakouts, parse_breakouts
+
+from tests.export.helpers_hosts import fabric
+
+AID = PARTS[0]
+PRESETS = ["default", "rail-optimized-64x4"]
+
+
+@pytest.fixture(scope="module", params=PRESETS)
+def bundle(request):
+    return request.param, AID.render_global(fabric(request.param))
+
+
+def test_json_validates_against_the_schema(bundle):
+    _, files = bundle
+    schema = json.loads(files["aid/aid.schema.json"])
+    jsonschema.Draft202012Validator.check_schema(schema)
+    doc = json.loads(files["aid/fabric.aid.json"])
+    jsonschema.Draft202012Validator(schema).validate(doc)
+    assert doc["aid_format_version"] == 1
+
+
+def test_schema_rejects_a_broken_row(bundle):
+    _, files = bundle
+    schema = json.loads(files["aid/aid.schema.json"])
+    doc = json.loads(files["aid/fabric.aid.json"])
+    doc["interfaces"][0]["notes"] = "rail zero"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(doc, schema, cls=jsonschema.Draft202012Validator)
+
+
+def test_yaml_holds_the_same_document(bundle):
+    _, files = bundle
+    assert yaml.safe_load(files["aid/fabric.aid.yaml"]) == json.loads(files["aid/fabric.aid.json"])
+
+
+def test_csv_and_xlsx_hold_the_same_rows_with_rail_in_notes(bundle):
+    preset, files = bundle
+    doc = json.loads(files["aid/fabric.aid.json"])
+    wb = openpyxl.load_workbook(io.BytesIO(files["aid/fabric.aid.xlsx"]), read_only=True)
+    assert wb.sheetnames == ["Devices", "Interfaces", "Links", "IP Plan"]
+    for sheet in SHEETS:
+        rows = doc[sheet.key]
+        table = list(csv.reader(io.StringIO(files[f"aid/{sheet.csv}"])))
+        width = len(sheet.columns)
+        xl = [(list(r) + [None] * width)[:width] for r in wb[sheet.title].iter_rows(values_only=True)]
+        headers = [c.header for c in sheet.columns]
+        assert table[0] == headers and xl[0] == headers
+        assert len(table) == len(xl) == len(rows) + 1
+        for row, line, cells in zip(rows, table[1:], xl[1:]):
+            expected = [row[c.key] for c in sheet.columns]
+            assert cells == expected
+            assert line == ["" if v is None else str(v).lower() if isinstance(v, bool) else str(v) for v in expected]
+    f = fabric(preset)
+    notes = {(r["device"], r["interface"]): r["notes"] for r in doc["interfaces"]}
+    for nic in f.nics():
+        assert notes[(nic.server_id, nic.port)] == nic.rail
+    for leaf in f.leaves():
+        for link in f.links_of(leaf.id):
+            ep = link.a if link.a.startswith(leaf.id + "/") else link.b
+            assert notes[tuple(ep.split("/", 1))] == leaf.rail
+
+
+def test_every_file_renders_byte_identically_twice(bundle):
+    preset, files = bundle
+    again = AID.render_global(fabric(preset))
+    assert sorted(files) == sorted(again)
+    for name in files:
+        assert files[name] == again[name], name
+
+
+@pytest.mark.parametrize("text,cages", [
+    ("1-3:2x400G 5:4x200G", ((1, "2x400G"), (2, "2x400G"), (3, "2x400G"), (5, "4x200G"))),
+    (None, ()),
+])
+def test_breakout_notation_round_trips(text, cages):
+    assert parse_breakouts(text) == cages
+    assert format_breakouts(cages) == text
+
+
+def test_breakout_notation_rejects_garbage():
+    with pytest.raises(ValueError, match="1-32:2x400G"):
+        parse_breakouts("1-x:2x400G")

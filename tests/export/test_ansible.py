@@ -1,0 +1,67 @@
+"""The Ansible inventory and playbook: groups from the design, and ansible-playbook --syntax-check for real."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+
+import pytest
+import yaml
+
+from designer.export.ansible import PARTS
+
+from tests.export.helpers_hosts import fabric, need_tool
+
+ANSIBLE = PARTS[0]
+
+
+def test_inventory_groups_follow_the_design():
+    f = fabric("default")
+    inv = yaml.safe_load(ANSIBLE.render_global(f)["ansible/inventory.yml"])
+    groups = inv["all"]["children"]
+    assert sorted(groups) == ["gpu_servers", "leaves", "rail_0", "rail_1", "rail_2", "rail_3", "spines"]
+    assert list(groups["gpu_servers"]["hosts"]) == [s.hostname for s in f.sorted_servers()]
+    assert groups["gpu_servers"]["hosts"]["su2-srv03"]["host_dir"] == "hosts/su2-srv03"
+    assert groups["spines"]["hosts"]["spine-01"]["switch_dir"] == "switches/spine-01"
+    for rail in range(4):
+        members = set(groups[f"rail_{rail}"]["hosts"])
+        assert members == {s.hostname for s in f.sorted_servers()} | {l.hostname for l in f.leaves() if l.rail == rail}
+
+
+def test_unrailed_server_nic_keeps_the_server_out_of_that_rail_group():
+    f = fabric("default")
+    f.set_nic_rail("su1-srv01/nic2", None)
+    f.disconnect(f.link_at("su1-srv01/nic2").id)
+    groups = yaml.safe_load(ANSIBLE.render_global(f)["ansible/inventory.yml"])["all"]["children"]
+    assert "su1-srv01" not in groups["rail_2"]["hosts"] and "su1-srv01" in groups["rail_1"]["hosts"]
+
+
+@pytest.mark.parametrize("preset", ["default", "rail-optimized-64x4"])
+def test_ansible_playbook_syntax_check_passes(tmp_path, preset):
+    playbook = need_tool("ansible-playbook")
+    for name, text in ANSIBLE.render_global(fabric(preset)).items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    env = {**os.environ, "ANSIBLE_LOCAL_TEMP": str(tmp_path / "tmp"), "ANSIBLE_HOME": str(tmp_path / "home"),
+           "ANSIBLE_NOCOLOR": "1"}
+    run = subprocess.run([playbook, "--syntax-check", "-i", "inventory.yml", "site.yml"],
+                         cwd=tmp_path / "ansible", capture_output=True, text=True, env=env)
+    assert run.returncode == 0, run.stdout + run.stderr
+    hosts = subprocess.run([playbook, "--list-hosts", "-i", "inventory.yml", "site.yml"],
+                           cwd=tmp_path / "ansible", capture_output=True, text=True, env=env)
+    assert hosts.returncode == 0, hosts.stderr
+    f = fabric(preset)
+    for device in list(f.servers.values()) + list(f.switches.values()):
+        assert device.hostname in hosts.stdout
+
+
+def test_syntax_check_catches_a_broken_playbook(tmp_path):
+    playbook = need_tool("ansible-playbook")
+    files = ANSIBLE.render_global(fabric("default"))
+    (tmp_path / "inventory.yml").write_text(files["ansible/inventory.yml"])
+    (tmp_path / "site.yml").write_text(files["ansible/site.yml"].replace("ansible.builtin.copy:", "ansible.builtin.copy_typo:", 1))
+    env = {**os.environ, "ANSIBLE_LOCAL_TEMP": str(tmp_path / "tmp"), "ANSIBLE_HOME": str(tmp_path / "home")}
+    run = subprocess.run([playbook, "--syntax-check", "-i", "inventory.yml", "site.yml"], cwd=tmp_path,
+                         capture_output=True, text=True, env=env)
+    assert run.returncode != 0
