@@ -25,6 +25,7 @@ class PreviewDock(QDockWidget):
         self.choice.currentTextChanged.connect(self._show_file)
         self.text = QPlainTextEdit()
         self.text.setReadOnly(True)
+        self.text.setLineWrapMode(QPlainTextEdit.NoWrap)
         self.text.setFont(QFontDatabase.systemFont(QFontDatabase.FixedFont))
         for w in (self.note, self.choice, self.text):
             layout.addWidget(w)
