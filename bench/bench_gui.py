@@ -15,7 +15,6 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import designer.gui  # noqa: E402,F401
 from designer.planning.build import build  # noqa: E402
 from designer.planning.spec import BuildSpec  # noqa: E402
 from designer.storage import save  # noqa: E402

@@ -8,8 +8,6 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
 
-import designer.gui  # noqa: E402,F401  (before any Qt call: see the None refcount note there)
-
 
 @pytest.fixture
 def window(qtbot, tmp_path, default_fabric, monkeypatch):
