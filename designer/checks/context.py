@@ -16,6 +16,10 @@ from ..model.hardware import parse_breakout
 from ..planning.topology import LeafLinks, all_leaf_links, spines_of_plane
 
 _PREFIXES = {str(n): n for n in range(33)}   # the model stores validated, normalised CIDRs
+# CIDR text -> (address, prefix), kept across check() calls: the GUI re-checks after every edit and
+# almost every address is unchanged. Cleared when it outgrows the largest designs.
+_PARSED: dict[str, tuple[int, int]] = {}
+_PARSED_LIMIT = 1 << 20
 
 
 def network(addr: int, prefix: int) -> tuple[int, int]:
@@ -109,9 +113,17 @@ class Context:
     @cached_property
     def addresses(self) -> dict[str, tuple[int, int]]:
         """Address key -> (address int, prefix length)."""
-        prefixes = _PREFIXES
-        return {key: (int.from_bytes(inet_aton(cidr[:(slash := cidr.index("/"))]), "big"), prefixes[cidr[slash + 1:]])
-                for key, cidr in self.fabric.addresses.items()}
+        parsed = _PARSED
+        if len(parsed) > _PARSED_LIMIT:
+            parsed.clear()
+        out = {}
+        for key, cidr in self.fabric.addresses.items():
+            value = parsed.get(cidr)
+            if value is None:
+                slash = cidr.index("/")
+                value = parsed[cidr] = (int.from_bytes(inet_aton(cidr[:slash]), "big"), _PREFIXES[cidr[slash + 1:]])
+            out[key] = value
+        return out
 
     def plane_spines(self, rail: int | None) -> frozenset[str]:
         """The spines a leaf of ``rail`` should reach (cached per rail)."""

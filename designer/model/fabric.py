@@ -40,6 +40,7 @@ class Fabric:
         self._pinned: set[str] = set()
         self._ports: dict[str, dict[str, Port]] = {}  # switch id -> port name -> Port
         self._port_tables: dict[tuple, dict[str, Port]] = {}
+        self._cabled: dict[str, tuple[tuple[Port, str], ...]] = {}   # memo of cabled_ports()
         self._hostnames: dict[str, str] = {}          # hostname -> device id
         self._listeners: list[Listener] = []
         self._batch_depth = 0
@@ -167,6 +168,23 @@ class Fabric:
                 self._port_tables[layout] = cached
             self._ports[switch_id] = cached
         return cached
+
+    def cabled_ports(self, switch_id: str) -> tuple[tuple[Port, str], ...]:
+        """(port, far endpoint) for each cabled port of a switch, in front-panel order.
+
+        Memoised: every check and exporter asks it for every leaf, and only a cable change or a
+        breakout change on the switch itself can change the answer.
+        """
+        found = self._cabled.get(switch_id)
+        if found is None:
+            link_at, links = self._link_at, self._links
+            found = []
+            for name, port in self.ports(switch_id).items():
+                link_id = link_at.get(f"{switch_id}/{name}")
+                if link_id is not None:
+                    found.append((port, links[link_id].other(f"{switch_id}/{name}")))
+            found = self._cabled[switch_id] = tuple(found)
+        return found
 
     def port(self, ep: str) -> Port | None:
         device, name = split_endpoint(ep)
@@ -298,6 +316,7 @@ class Fabric:
         else:
             del self._switches[device_id]
             self._ports.pop(device_id, None)
+            self._cabled.pop(device_id, None)
             kind = ev.SWITCH_REMOVED
         del self._hostnames[device.hostname]
         self._emit(kind, device_id)
@@ -347,6 +366,7 @@ class Fabric:
         if mode != model.native_mode:
             rest = tuple(sorted(rest + ((cage, mode),)))
         self._ports.pop(switch_id, None)
+        self._cabled.pop(switch_id, None)
         self._replace_device(replace(switch, breakouts=rest))
 
     # ------------------------------------------------------------------ NICs
@@ -395,6 +415,8 @@ class Fabric:
         self._links[link.id] = link
         self._link_at[a] = link.id
         self._link_at[b] = link.id
+        self._cabled.pop(dev_a, None)
+        self._cabled.pop(dev_b, None)
         self._emit(ev.LINK_ADDED, link.id)
         return link
 
@@ -404,6 +426,8 @@ class Fabric:
             raise ModelError(f"there is no cable '{link_id}'", (link_id,))
         del self._link_at[link.a]
         del self._link_at[link.b]
+        self._cabled.pop(split_endpoint(link.a)[0], None)
+        self._cabled.pop(split_endpoint(link.b)[0], None)
         self._emit(ev.LINK_REMOVED, link.id)
         return link
 

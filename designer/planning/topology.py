@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from ..model.entities import Role
 from ..model.fabric import Fabric
 from ..model.hardware import Port
-from ..model.ids import endpoint, split_endpoint
+from ..model.ids import split_endpoint
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,11 +21,8 @@ class LeafLinks:
 def leaf_links(fabric: Fabric, leaf_id: str) -> LeafLinks:
     downs, ups = [], []
     servers, switches = fabric.servers, fabric.switches
-    for port in fabric.ports(leaf_id).values():
-        peer = fabric.peer(endpoint(leaf_id, port.name))
-        if peer is None:
-            continue
-        device = split_endpoint(peer)[0]
+    for port, peer in fabric.cabled_ports(leaf_id):
+        device = peer.partition("/")[0]
         if device in servers:
             downs.append((port, peer))
         elif device in switches and switches[device].role is Role.SPINE:
