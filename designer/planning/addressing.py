@@ -11,7 +11,6 @@ import math
 from dataclasses import dataclass
 
 from ..model.addressing import cidr_str, parse_network, size, split_cidr
-from ..model.entities import Role
 from ..model.errors import ModelError
 from ..model.fabric import Fabric, asn_key
 from ..model.ids import endpoint

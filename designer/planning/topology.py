@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from ..model.entities import Role
 from ..model.fabric import Fabric
 from ..model.hardware import Port
-from ..model.ids import split_endpoint
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,202 @@
+"""The read side of the Fabric aggregate: its state and every question asked of it.
+
+`Fabric` (fabric.py) adds the only methods that change this state.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterator, Mapping
+
+from . import events as ev
+from .entities import DesignSettings, Link, Nic, Rail, Role, ScalableUnit, Server, Switch
+from .errors import ModelError
+from .hardware import Catalog, Port
+from .ids import endpoint, natural_key, split_endpoint
+
+Listener = Callable[[ev.Event], None]
+
+
+def nic_index(port: str) -> int | None:
+    """``'nic3'`` -> 3; None for anything else."""
+    if port.startswith("nic") and port[3:].isdigit():
+        return int(port[3:])
+    return None
+
+
+class FabricQueries:
+    def __init__(self, catalog: Catalog, settings: DesignSettings | None = None):
+        self.catalog = catalog
+        self._settings = settings or DesignSettings()
+        self._servers: dict[str, Server] = {}
+        self._switches: dict[str, Switch] = {}
+        self._links: dict[str, Link] = {}
+        self._link_at: dict[str, str] = {}          # endpoint -> link id
+        self._rails: dict[int, Rail] = {}
+        self._sus: dict[int, ScalableUnit] = {}
+        self._addresses: dict[str, str] = {}        # address key -> "a.b.c.d/len"
+        self._asns: dict[str, int] = {}
+        self._pinned: set[str] = set()
+        self._ports: dict[str, dict[str, Port]] = {}  # switch id -> port name -> Port
+        self._port_tables: dict[tuple, dict[str, Port]] = {}
+        self._cabled: dict[str, tuple[tuple[Port, str], ...]] = {}   # memo of cabled_ports()
+        self._hostnames: dict[str, str] = {}          # hostname -> device id
+        self._listeners: list[Listener] = []
+        self._batch_depth = 0
+        self._batched = False
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def settings(self) -> DesignSettings:
+        return self._settings
+
+    @property
+    def servers(self) -> Mapping[str, Server]:
+        return self._servers
+
+    @property
+    def switches(self) -> Mapping[str, Switch]:
+        return self._switches
+
+    @property
+    def links(self) -> Mapping[str, Link]:
+        return self._links
+
+    @property
+    def rails(self) -> Mapping[int, Rail]:
+        return self._rails
+
+    @property
+    def sus(self) -> Mapping[int, ScalableUnit]:
+        return self._sus
+
+    @property
+    def addresses(self) -> Mapping[str, str]:
+        return self._addresses
+
+    @property
+    def asns(self) -> Mapping[str, int]:
+        return self._asns
+
+    @property
+    def pinned(self) -> frozenset[str]:
+        return frozenset(self._pinned)
+
+    def is_pinned(self, key: str) -> bool:
+        return key in self._pinned
+
+    def leaves(self) -> list[Switch]:
+        return sorted((s for s in self._switches.values() if s.role is Role.LEAF), key=lambda s: natural_key(s.id))
+
+    def spines(self) -> list[Switch]:
+        return sorted((s for s in self._switches.values() if s.role is Role.SPINE), key=lambda s: natural_key(s.id))
+
+    def sorted_servers(self) -> list[Server]:
+        return sorted(self._servers.values(), key=lambda s: natural_key(s.id))
+
+    def sorted_links(self) -> list[Link]:
+        return sorted(self._links.values(), key=lambda l: (natural_key(l.a), natural_key(l.b)))
+
+    def device(self, device_id: str) -> Server | Switch:
+        found = self._servers.get(device_id) or self._switches.get(device_id)
+        if found is None:
+            raise ModelError(f"there is no device '{device_id}'", (device_id,))
+        return found
+
+    def has_device(self, device_id: str) -> bool:
+        return device_id in self._servers or device_id in self._switches
+
+    def hostname_owner(self, hostname: str) -> str | None:
+        return self._hostnames.get(hostname)
+
+    def nic(self, nic_id: str) -> Nic:
+        server_id, port = split_endpoint(nic_id)
+        server = self._servers.get(server_id)
+        index = nic_index(port)
+        if server is None or index is None:
+            raise ModelError(f"there is no NIC '{nic_id}'", (nic_id,))
+        try:
+            return server.nic(index)
+        except KeyError:
+            raise ModelError(f"there is no NIC '{nic_id}'", (nic_id,)) from None
+
+    def nics(self) -> Iterator[Nic]:
+        for server in self.sorted_servers():
+            yield from server.nics
+
+    def ports(self, switch_id: str) -> Mapping[str, Port]:
+        """The usable ports of a switch under its current breakouts, in cage order."""
+        cached = self._ports.get(switch_id)
+        if cached is None:
+            switch = self._switches[switch_id]
+            layout = (switch.model, switch.breakouts)
+            cached = self._port_tables.get(layout)
+            if cached is None:   # switches of one model and breakout share one (read-only) table
+                model = self.catalog.switch(switch.model)
+                cached = {}
+                for cage in range(1, model.ports + 1):
+                    for port in model.cage_ports(cage, switch.breakout_of(cage, model.native_mode)):
+                        cached[port.name] = port
+                self._port_tables[layout] = cached
+            self._ports[switch_id] = cached
+        return cached
+
+    def cabled_ports(self, switch_id: str) -> tuple[tuple[Port, str], ...]:
+        """(port, far endpoint) for each cabled port of a switch, in front-panel order.
+
+        Memoised: every check and exporter asks it for every leaf, and only a cable change or a
+        breakout change on the switch itself can change the answer.
+        """
+        found = self._cabled.get(switch_id)
+        if found is None:
+            link_at, links = self._link_at, self._links
+            found = []
+            for name, port in self.ports(switch_id).items():
+                link_id = link_at.get(f"{switch_id}/{name}")
+                if link_id is not None:
+                    found.append((port, links[link_id].other(f"{switch_id}/{name}")))
+            found = self._cabled[switch_id] = tuple(found)
+        return found
+
+    def port(self, ep: str) -> Port | None:
+        device, name = split_endpoint(ep)
+        if device not in self._switches:
+            return None
+        return self.ports(device).get(name)
+
+    def endpoint_speed(self, ep: str) -> int | None:
+        device, name = split_endpoint(ep)
+        if device in self._switches:
+            port = self.ports(device).get(name)
+            return port.speed if port else None
+        if device in self._servers:
+            index = nic_index(name)
+            try:
+                return self._servers[device].nic(index).speed if index is not None else None
+            except KeyError:
+                return None
+        return None
+
+    def link_at(self, ep: str) -> Link | None:
+        link_id = self._link_at.get(ep)
+        return self._links[link_id] if link_id else None
+
+    def peer(self, ep: str) -> str | None:
+        link = self.link_at(ep)
+        return link.other(ep) if link else None
+
+    def links_of(self, device_id: str) -> list[Link]:
+        """The device's cables in port order (front-panel order on switches, NIC order on servers)."""
+        if device_id in self._switches:
+            ports = [endpoint(device_id, name) for name in self.ports(device_id)]
+        elif device_id in self._servers:
+            ports = [nic.id for nic in self._servers[device_id].nics]
+        else:
+            raise ModelError(f"there is no device '{device_id}'", (device_id,))
+        return [self._links[self._link_at[ep]] for ep in ports if ep in self._link_at]
+
+    def free_ports(self, switch_id: str, speed: int | None = None) -> list[Port]:
+        return [
+            p for p in self.ports(switch_id).values()
+            if endpoint(switch_id, p.name) not in self._link_at and (speed is None or p.speed == speed)
+        ]
+
