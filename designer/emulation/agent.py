@@ -22,6 +22,17 @@ import time
 ETH_P_ALL = 0x0003
 PACKET_OUTGOING = 4
 ECHO_REQUEST, ECHO_REPLY = 8, 0
+SO_RCVBUFFORCE = getattr(socket, "SO_RCVBUFFORCE", 33)
+RECEIVE_BUFFER = 16 << 20        # room for every frame of a burst while the agent is busy sending
+
+
+def roomy(sock):
+    """Enlarge the receive buffer (root may exceed rmem_max), so a burst is never dropped unseen."""
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, RECEIVE_BUFFER)
+    except OSError:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RECEIVE_BUFFER)
+    return sock
 
 
 def checksum(data: bytes) -> int:
@@ -57,10 +68,10 @@ class Agent:
         self.ident = os.getpid() & 0xFFFF
         self.replied = set()
         self.seen = {}
-        self.capture = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
+        self.capture = roomy(socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL)))
         self.senders = {}
         for src in sorted({s for s, _ in self.probes}):
-            sock = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP)
+            sock = roomy(socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP))
             sock.bind((src, 0))
             self.senders[src] = sock
 
