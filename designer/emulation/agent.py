@@ -5,7 +5,7 @@ each: the runner sends a JSON config ``{"probes": [[src, dst], ...], "timeout": 
 packet socket on every interface of the namespace (it sees each frame with its interface and direction,
 like tcpdump) and prints ``ready``. On ``go`` it sends one ICMP echo request per probe from a raw socket
 bound to the source address (so the kernel routes it by the host's policy rules, as ``ping -I <addr>``
-does), re-sends the unanswered ones once after ``timeout`` and prints ``done`` when all are answered or
+does), re-sends the unanswered ones (paced, up to three rounds, ``timeout`` apart) and prints ``done`` when all are answered or
 the second wait ends. It keeps capturing (other hosts' requests and this kernel's replies to them)
 until ``stop``, then prints one JSON line: ``{"replied": [[src, dst]...], "seen": [[ifname, "in"|"out",
 icmp type, src, dst, count]...]}``.
@@ -23,6 +23,8 @@ ETH_P_ALL = 0x0003
 PACKET_OUTGOING = 4
 ECHO_REQUEST, ECHO_REPLY = 8, 0
 SO_RCVBUFFORCE = getattr(socket, "SO_RCVBUFFORCE", 33)
+ATTEMPTS = 3                     # rounds of sending the unanswered probes
+CHUNK, PACE = 8, 0.004           # probes per chunk, seconds between chunks
 RECEIVE_BUFFER = 16 << 20        # room for every frame of a burst while the agent is busy sending
 
 
@@ -67,6 +69,7 @@ class Agent:
         self.timeout = timeout
         self.ident = os.getpid() & 0xFFFF
         self.replied = set()
+        self.errors = {}
         self.seen = {}
         self.capture = roomy(socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL)))
         self.senders = {}
@@ -75,14 +78,17 @@ class Agent:
             sock.bind((src, 0))
             self.senders[src] = sock
 
-    def send(self, only_unanswered: bool) -> None:
-        for seq, (src, dst) in enumerate(self.probes, start=1):
-            if only_unanswered and (src, dst) in self.replied:
-                continue
+    def queue(self) -> list[int]:
+        """Sequence numbers still unanswered, to send (again)."""
+        return [seq for seq, pair in enumerate(self.probes, start=1) if pair not in self.replied]
+
+    def send(self, seqs: list[int]) -> None:
+        for seq in seqs:
+            src, dst = self.probes[seq - 1]
             try:
                 self.senders[src].sendto(echo_request(self.ident, seq), (dst, 0))
-            except OSError:
-                pass                     # no route: the probe stays unanswered
+            except OSError as exc:       # e.g. no route: the probe stays unanswered, the error is reported
+                self.errors[f"{src}>{dst}"] = exc.strerror or str(exc)
 
     def on_capture(self) -> None:
         frame, addr = self.capture.recvfrom(65535)
@@ -102,40 +108,45 @@ class Agent:
                 self.replied.add((src, dst))
 
     def run(self, commands) -> None:
+        """Send in paced chunks (a burst of every probe of every host at once overflows the kernel's
+        per-CPU backlog and ARP gives up), then wait ``timeout``; up to ATTEMPTS rounds."""
         say("ready")
-        phase, deadline = "wait", None
+        attempt, pending, next_send, deadline = 0, [], 0.0, None
         inputs = [self.capture, *self.senders.values(), commands]
         while True:
-            wait = None if deadline is None else max(0.0, deadline - time.monotonic())
-            readable, _, _ = select.select(inputs, [], [], wait)
-            for r in readable:
+            now = time.monotonic()
+            if pending and now >= next_send:
+                self.send(pending[:CHUNK])
+                pending = pending[CHUNK:]
+                next_send = now + PACE
+                if not pending:
+                    deadline = now + self.timeout
+            wake = [t for t in (next_send if pending else None, deadline) if t is not None]
+            wait = max(0.0, min(wake) - time.monotonic()) if wake else None
+            for r in select.select(inputs, [], [], wait)[0]:
                 if r is self.capture:
                     self.on_capture()
                 elif r is commands:
                     line = commands.readline().strip()
-                    if line == "go" and phase == "wait":
-                        self.send(False)
-                        phase, deadline = "first", time.monotonic() + self.timeout
+                    if line == "go" and attempt == 0:
+                        attempt, pending = 1, self.queue()
+                        if not pending:
+                            say("done")
                     elif line in ("stop", ""):
                         return
                 else:
                     self.on_reply(r)
-            now = time.monotonic()
-            all_answered = phase in ("first", "retry") and len(self.replied) == len(set(self.probes))
-            if phase == "first" and (now >= deadline or all_answered):
-                if all_answered:
-                    phase, deadline = "done", None
-                    say("done")
+            if deadline is not None and (time.monotonic() >= deadline or not self.queue()):
+                deadline = None
+                if self.queue() and attempt < ATTEMPTS:
+                    attempt, pending = attempt + 1, self.queue()
                 else:
-                    self.send(True)
-                    phase, deadline = "retry", now + self.timeout
-            elif phase == "retry" and (now >= deadline or all_answered):
-                phase, deadline = "done", None
-                say("done")
+                    say("done")
 
     def result(self) -> dict:
         return {"replied": sorted(list(p) for p in self.replied),
-                "seen": sorted([*key, count] for key, count in self.seen.items())}
+                "seen": sorted([*key, count] for key, count in self.seen.items()),
+                "errors": dict(sorted(self.errors.items()))}
 
 
 def say(text: str) -> None:
