@@ -1,0 +1,95 @@
+"""Build a small fabric in Linux network namespaces and prove the bundle forwards as designed. No Qt.
+
+`emulate` plans (`plan.make_plan`, pure data), builds (`netns.Runner`), checks (`checks.run_checks`)
+and always tears down what it built: on success, on error, on Ctrl+C and on SIGTERM.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Callable
+
+from ..model.fabric import Fabric
+from .checks import Row, run_checks
+from .netns import Runner, environment_problem, free_run_id
+from .plan import EmulationError, Plan, make_plan
+
+__all__ = ["EmulationError", "EmulationResult", "Row", "emulate", "environment_problem"]
+
+
+@dataclass
+class EmulationResult:
+    plan: Plan
+    rows: list[Row]
+    kept: bool
+    removal_hint: str
+
+    @property
+    def ok(self) -> bool:
+        return all(r.ok for r in self.rows)
+
+
+class _Terminated(BaseException):
+    """SIGTERM turned into an exception, so the `finally` that removes the namespaces runs."""
+
+
+@contextmanager
+def _signals_unwind():
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def on_term(signum, frame):
+        raise _Terminated()
+
+    old = signal.signal(signal.SIGTERM, on_term)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
+@contextmanager
+def _signals_blocked():
+    """Cleanup must finish: a second Ctrl+C or SIGTERM waits until the namespaces are gone."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def emulate(fabric: Fabric, *, keep: bool = False, after_setup: Callable[[Runner], None] | None = None,
+            run_id: str | None = None, log: Callable[[str], None] | None = None) -> EmulationResult:
+    """Build, check, tear down. ``after_setup(runner)`` runs once everything is configured and before the
+    checks (e.g. ``runner.exec(ns, [...])`` to break a host by hand). Raises EmulationError with one
+    readable message when the environment or the design cannot be emulated."""
+    problem = environment_problem()
+    if problem:
+        raise EmulationError(problem)
+    plan = make_plan(fabric, free_run_id(run_id or f"rd{os.getpid()}"))
+    runner = Runner(plan, log)
+    try:
+        with _signals_unwind():
+            try:
+                runner.up()
+                if after_setup is not None:
+                    after_setup(runner)
+                rows = run_checks(runner, plan)
+            except _Terminated:
+                raise KeyboardInterrupt from None
+    finally:
+        if not keep:
+            with _signals_blocked():
+                left = runner.down()
+            if left:
+                raise EmulationError(f"could not remove namespaces {', '.join(left)}; remove them with: "
+                                     f"{runner.removal_hint()}")
+    return EmulationResult(plan, rows, keep, runner.removal_hint())

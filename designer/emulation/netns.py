@@ -1,0 +1,116 @@
+"""The runner: turns a `plan.Plan` into namespaces and links with `ip`, and removes them again.
+
+Everything it creates lives in namespaces named ``<run id>-...``; veth pairs are created directly
+inside their namespaces (``ip link add A netns N1 type veth peer name B netns N2``), so the host's own
+interfaces, addresses and routes are never touched. Deleting a namespace deletes its veth ends, so
+`Runner.down` only has to delete the namespaces it made.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from .plan import EmulationError, Plan
+
+TOOLS = ("ip", "bash", "sysctl")
+
+
+def environment_problem() -> str | None:
+    """Why the emulation cannot run here (not root, tools or `ip netns` missing), or None."""
+    if os.name != "posix" or not Path("/proc/self/ns/net").exists():
+        return "the emulation needs Linux network namespaces"
+    if os.geteuid() != 0:
+        return "the emulation needs root (it creates network namespaces); run it with sudo"
+    missing = [t for t in TOOLS if shutil.which(t) is None]
+    if missing:
+        return f"the emulation needs {', '.join(missing)} on PATH (iproute2, bash, procps)"
+    probe = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True)
+    if probe.returncode != 0:
+        return f"`ip netns` is unavailable: {probe.stderr.strip() or 'exit status ' + str(probe.returncode)}"
+    return None
+
+
+def namespaces_with_prefix(prefix: str) -> list[str]:
+    out = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
+    return sorted(line.split()[0] for line in out.splitlines() if line.split() and line.startswith(prefix))
+
+
+def free_run_id(base: str) -> str:
+    """``base``, or ``base`` plus a letter when stale namespaces of an earlier run hold that prefix."""
+    taken = {name.partition("-")[0] for name in namespaces_with_prefix(base)}
+    for suffix in ["", *"abcdefghijklmnopqrstuvwxyz"]:
+        if base + suffix not in taken:
+            return base + suffix
+    raise EmulationError(f"namespaces of 27 earlier runs named {base}* are left; remove them with "
+                         f"`ip netns list | grep ^{base} | xargs -n1 ip netns del`")
+
+
+class Runner:
+    def __init__(self, plan: Plan, log=None):
+        self.plan = plan
+        self.log = log or (lambda text: None)
+        self.created: list[str] = []
+        self.workdir: Path | None = None
+
+    # -- commands ------------------------------------------------------------------------------
+    def run(self, argv: list[str], what: str, stdin: str | None = None) -> str:
+        done = subprocess.run(argv, input=stdin, capture_output=True, text=True)
+        if done.returncode != 0:
+            detail = (done.stderr or done.stdout).strip().splitlines()
+            raise EmulationError(f"{what} failed: {' | '.join(detail[-3:]) or 'exit ' + str(done.returncode)}")
+        return done.stdout
+
+    def exec(self, ns: str, argv: list[str], check: bool = True) -> subprocess.CompletedProcess:
+        """Run ``argv`` inside namespace ``ns``."""
+        done = subprocess.run(["ip", "netns", "exec", ns, *argv], capture_output=True, text=True)
+        if check and done.returncode != 0:
+            raise EmulationError(f"`{' '.join(argv)}` in {ns} failed: {(done.stderr or done.stdout).strip()}")
+        return done
+
+    def batch(self, ns: str | None, lines: list[str], what: str) -> None:
+        if lines:
+            self.run(["ip", *(["-n", ns] if ns else []), "-batch", "-"], what, "\n".join(lines) + "\n")
+
+    # -- lifecycle -----------------------------------------------------------------------------
+    def up(self) -> None:
+        plan = self.plan
+        self.workdir = Path(tempfile.mkdtemp(prefix=f"{plan.run_id}-"))
+        self.log(f"creating {len(plan.namespaces)} namespaces")
+        for ns in plan.namespaces:
+            self.run(["ip", "netns", "add", ns.name], f"creating namespace {ns.name}")
+            self.created.append(ns.name)
+        self.log(f"cabling {len(plan.cables)} veth pairs")
+        self.batch(None, [f"link add {c.a_if} netns {c.a_ns} type veth peer name {c.b_if} netns {c.b_ns}"
+                          for c in plan.cables], "creating the veth pairs")
+        self.log("configuring switches")
+        for ns, settings in plan.sysctls.items():
+            self.exec(ns, ["sysctl", "-q", "-w", *settings])
+        for ns, lines in plan.batches.items():
+            self.batch(ns, lines, f"configuring {ns}")
+        self.log("running each host's policy-routing.sh and sysctl.conf")
+        for ns, files in plan.host_files.items():
+            folder = self.workdir / ns
+            folder.mkdir()
+            for name, text in files.items():
+                (folder / name).write_text(text)
+            self.exec(ns, ["sysctl", "-q", "-p", str(folder / "sysctl.conf")])
+            self.exec(ns, ["bash", str(folder / "policy-routing.sh")])
+
+    def down(self) -> list[str]:
+        """Delete every namespace this runner made (their veths go with them); returns what failed."""
+        failed = []
+        for name in reversed(self.created):
+            if subprocess.run(["ip", "netns", "del", name], capture_output=True).returncode != 0:
+                failed.append(name)
+        self.created = failed
+        if self.workdir is not None:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+            self.workdir = None
+        return failed
+
+    def removal_hint(self) -> str:
+        return f"ip netns list | grep '^{self.plan.run_id}-' | cut -d' ' -f1 | xargs -rn1 ip netns del"
