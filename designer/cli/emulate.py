@@ -60,7 +60,7 @@ def run_emulate(args) -> int:
     except EmulationError as exc:
         raise CliError(str(exc)) from None
     rows = [r for r in result.rows if not r.ok] if args.quiet else result.rows
-    sys.stdout.write(table(rows) if rows else "")
+    sys.stdout.write(table(rows, colour=sys.stdout.isatty()) if rows else "")
     sys.stdout.write(summary(result.plan, result.rows))
     if result.kept:
         print(f"namespaces kept ({result.plan.run_id}-*); remove them with: {result.removal_hint}")

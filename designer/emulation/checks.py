@@ -10,6 +10,10 @@
    the wire of the veth, not a route lookup.
 3. Pins: on each leaf, ``ip route get <remote NIC> from <local NIC> iif <downlink>`` must answer
    ``via <spine next hop> dev <pinned uplink>`` (the kernel's own forwarding decision).
+4. Source routing: on each host, ``ip route get <an address outside every pool> from <NIC k>`` must
+   leave by NIC k. Only the NIC's own rule and table can route it so (the main table's rail routes
+   cover rail addresses), so this is the row that turns red when a host's policy rule is missing:
+   a reply to a peer off the rail would otherwise leave by the wrong NIC or not at all.
 """
 
 from __future__ import annotations
@@ -127,9 +131,19 @@ def judge_pin(runner: Runner, pin: PinCheck) -> Row:
     return Row("pin", f"{pin.leaf} from {pin.nic}", f"{pin.dest_label}", ok, detail)
 
 
+def judge_source_route(runner: Runner, e: Endpoint, off_rail: str) -> Row:
+    done = runner.exec(e.ns, ["ip", "route", "get", off_rail, "from", e.address], check=False)
+    answer = " ".join(done.stdout.split()) or (done.stderr.strip() or f"exit {done.returncode}")
+    dev = next((d for _, d in _ROUTE.findall(done.stdout) if d), None)
+    ok = done.returncode == 0 and dev == e.netdev
+    detail = f"dev {dev}" if ok else f"expected dev {e.netdev} (its own table); kernel says: {answer}"
+    return Row("rule", e.label, f"off-rail {off_rail}", ok, detail)
+
+
 def run_checks(runner: Runner, plan: Plan) -> list[Row]:
     pairs = plan.probes()
     results = run_probes(runner, pairs)
     rows = [judge_pair(a, b, results) for a, b in pairs]
     rows += [judge_pin(runner, pin) for pin in plan.pins]
+    rows += [judge_source_route(runner, e, plan.off_rail) for e in plan.endpoints]
     return rows

@@ -14,21 +14,28 @@ NOTES = (
 )
 
 
-def table(rows: list[Row]) -> str:
+_GREEN, _RED, _PLAIN = "\033[32m", "\033[31m", "\033[0m"
+
+
+def table(rows: list[Row], colour: bool = False) -> str:
+    """The rows as aligned text; with ``colour`` (a terminal), passing rows green and failing rows red."""
     head = ("", "check", "from", "to", "detail")
     body = [("PASS" if r.ok else "FAIL", r.kind, r.source, r.target, r.detail) for r in rows]
     widths = [max(len(line[i]) for line in [head, *body]) for i in range(4)]
     out = []
-    for line in [head, *body]:
-        out.append("  ".join(cell.ljust(w) for cell, w in zip(line[:4], widths)) + "  " + line[4])
-    return "\n".join(x.rstrip() for x in out) + "\n"
+    for n, line in enumerate([head, *body]):
+        text = ("  ".join(cell.ljust(w) for cell, w in zip(line[:4], widths)) + "  " + line[4]).rstrip()
+        if colour and n:
+            text = f"{_GREEN if rows[n - 1].ok else _RED}{text}{_PLAIN}"
+        out.append(text)
+    return "\n".join(out) + "\n"
 
 
 def summary(plan: Plan, rows: list[Row]) -> str:
     failed = sum(not r.ok for r in rows)
-    pings = sum(r.kind == "ping" for r in rows)
+    count = {kind: sum(r.kind == kind for r in rows) for kind in ("ping", "pin", "rule")}
     lines = [f"{len(plan.namespaces)} namespaces, {len(plan.cables)} veth pairs; "
-             f"{pings} NIC pairs, {len(rows) - pings} leaf pins: "
+             f"{count['ping']} NIC pairs, {count['pin']} leaf pins, {count['rule']} host rules: "
              + (f"{failed} FAILED" if failed else "all passed")]
     lines += [f"note: {n}" for n in NOTES]
     if plan.renamed:

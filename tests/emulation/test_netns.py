@@ -42,7 +42,8 @@ def test_every_same_rail_pair_passes_and_every_leaf_pins(scheme):
     result = emulate(small(scheme), run_id=f"rdt{os.getpid()}{scheme[0]}")
     pings = [r for r in result.rows if r.kind == "ping"]
     pins = [r for r in result.rows if r.kind == "pin"]
-    assert len(pings) == 24 and len(pins) == 8
+    rules = [r for r in result.rows if r.kind == "rule"]
+    assert len(pings) == 24 and len(pins) == 8 and len(rules) == 8
     assert [r for r in result.rows if not r.ok] == []
     assert all(r.detail == "request and reply on the rail NICs" for r in pings)
     assert pins[0].detail == "via 10.254.0.0 dev Ethernet240"
@@ -62,9 +63,23 @@ def test_breaking_one_hosts_policy_routing_turns_exactly_its_rows_red(scheme):
     result = emulate(fabric, after_setup=swap_tables, run_id=f"rdt{os.getpid()}b{scheme[0]}")
     red = {(r.source, r.target) for r in result.rows if not r.ok}
     theirs = {(r.source, r.target) for r in result.rows
-              if r.kind == "ping" and "su1-srv02:" in f"{r.source} {r.target}"}
-    assert red == theirs and len(theirs) == 12
+              if r.kind in ("ping", "rule") and "su1-srv02:" in f"{r.source} {r.target}"}
+    assert red == theirs and len(theirs) == 14
     assert not result.ok
+    assert _prefix(result.plan.run_id) == []
+
+
+def test_a_missing_host_rule_turns_exactly_that_nics_rule_row_red():
+    fabric = small("p2p31")
+    nic1 = fabric.addresses["su1-srv02/nic1"].partition("/")[0]
+
+    def drop_rule(runner):       # as if policy-routing.sh had never added the rule of nic1
+        runner.exec(runner.plan.ns_of("su1-srv02"), ["ip", "rule", "del", "from", nic1, "priority", "1001"])
+
+    result = emulate(fabric, after_setup=drop_rule, run_id=f"rdt{os.getpid()}m")
+    red = [r for r in result.rows if not r.ok]
+    assert [(r.kind, r.source) for r in red] == [("rule", "su1-srv02:ens2np0")]
+    assert "expected dev ens2np0" in red[0].detail
     assert _prefix(result.plan.run_id) == []
 
 

@@ -150,3 +150,30 @@ def test_missing_ip_netns_is_refused(monkeypatch):
     monkeypatch.setattr(netns.os, "geteuid", lambda: 0)
     monkeypatch.setattr(netns.shutil, "which", lambda tool: None if tool == "ip" else "/usr/bin/" + tool)
     assert netns.environment_problem() == "the emulation needs ip on PATH (iproute2, bash, procps)"
+
+
+def test_large_leaf_subnets_are_refused_with_the_limit():
+    from designer.emulation.plan import MAX_HOSTS_PER_LEAF_SUBNET
+    check_size(10, 10, MAX_HOSTS_PER_LEAF_SUBNET)
+    with pytest.raises(EmulationError, match=f"holds 24 hosts.*at most {MAX_HOSTS_PER_LEAF_SUBNET} hosts"):
+        check_size(10, 10, 24)
+
+
+def test_table_colours_rows_only_when_asked():
+    from designer.emulation.checks import Row
+    from designer.emulation.report import table
+    rows = [Row("ping", "a:eth0", "b:eth0", True, "ok"), Row("rule", "b:eth0", "off-rail", False, "bad")]
+    plain = table(rows)
+    assert "\033[" not in plain and "FAIL  rule" in plain
+    coloured = table(rows, colour=True).splitlines()
+    assert coloured[1].startswith("\033[32mPASS") and coloured[2].startswith("\033[31mFAIL")
+
+
+def test_off_rail_address_avoids_every_pool():
+    from dataclasses import replace
+    from designer.emulation.plan import off_rail_address
+    fabric = small("p2p31")
+    assert off_rail_address(fabric) == "198.51.100.1"
+    a = fabric.settings.addressing
+    fabric.set_settings(replace(fabric.settings, addressing=replace(a, fabric_pool="198.51.100.0/24")))
+    assert off_rail_address(fabric) == "203.0.113.1"
