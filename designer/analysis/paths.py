@@ -90,6 +90,12 @@ def trace(fw: Forwarding, src_nic: str, dst_nic: str) -> Trace:
             _flag(flags, "PATH-NO-ADDRESS", Severity.ERROR,
                   f"{role} {h.nic_id} has no address, so its host has no rule or table for it and no flow can use it",
                   (h.nic_id,), "plan the addresses (rail-designer assign)")
+    for h in (src, dst):
+        if h.address is not None and not h.has_rule:
+            _flag(flags, "PATH-NO-RULE", Severity.ERROR,
+                  f"{h.nic_id} ({h.netdev}, {ip_str(h.address)}) has no policy rule: traffic from it, replies "
+                  "included, follows the main table, so replies to peers off its rail leave by another NIC",
+                  (h.nic_id,), "restore the NIC's routing-policy entry (re-export the host's files)")
     if src.address is None or dst.address is None:
         return Trace(src_nic, dst_nic, None, None, flags)
     request = walk(fw, src.nic_id.split("/")[0], src.address, dst.address)

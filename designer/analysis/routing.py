@@ -43,6 +43,7 @@ class HostNic:
     table: int | None
     priority: int | None
     supernet: tuple[int, int] | None
+    has_rule: bool = True        # False: a bundle read from disk lacks this NIC's policy rule
 
     @property
     def configured(self) -> bool:
@@ -70,7 +71,7 @@ def net_str(net: tuple[int, int]) -> str:
 class Forwarding:
     """Lookup tables over one fabric: build once, then ask many questions."""
 
-    def __init__(self, fabric: Fabric):
+    def __init__(self, fabric: Fabric, host_nics: dict[str, HostNic] | None = None):
         self.fabric = fabric
         self.p2p = fabric.settings.addressing.scheme == "p2p31"
         self.leaf_links = all_leaf_links(fabric)
@@ -82,7 +83,8 @@ class Forwarding:
                 self.pin_of_nic[b.nic] = (leaf, b)
                 if b.source is not None:
                     self.pins.setdefault(leaf, {})[ip_int(b.source)] = b
-        self.host_nics = {nic.id: self._host_nic(nic) for nic in fabric.nics()}
+        self.host_nics = host_nics if host_nics is not None else {nic.id: self._host_nic(nic)
+                                                                  for nic in fabric.nics()}
         self.local: dict[str, list[tuple[tuple[int, int], str | None]]] = {}   # leaf -> (net, port or None)
         self._prefixes: list[tuple[int, tuple[int, int], str]] = []          # (prefix len, net, leaf)
         for leaf_id, links in self.leaf_links.items():
@@ -132,7 +134,7 @@ class Forwarding:
     def main_route(self, server_id: str, addr: int) -> HostNic | None:
         """The main-table rail-supernet route a host would use for ``addr`` (first NIC in rail order)."""
         for h in sorted(self.server_nics(server_id), key=lambda h: (h.rail if h.rail is not None else 1 << 30)):
-            if h.configured and _contains(h.supernet, addr):
+            if h.supernet is not None and h.gateway is not None and _contains(h.supernet, addr):
                 return h
         return None
 

@@ -20,6 +20,8 @@ def register(sub) -> None:
     p.add_argument("--from", dest="source", required=True, metavar="HOST[:NIC]")
     p.add_argument("--to", dest="target", required=True, metavar="HOST[:NIC]")
     p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--bundle", metavar="DIR", help="take the hosts' rules and tables from this exported bundle's "
+                                                   "netplan files (as edited) instead of from the design")
     p.set_defaults(run=run_paths)
 
     p = sub.add_parser("analyze", help="predict flow collisions of a collective under PPD or ECMP",
@@ -48,8 +50,12 @@ def run_paths(args) -> int:
     from ..analysis.paths import trace
     from ..analysis.report import trace_json, trace_text
     from ..analysis.select import pairs
-    fw = _forwarding(args.file)
     try:
+        if args.bundle:
+            from ..analysis.bundle_hosts import forwarding_from_bundle
+            fw = forwarding_from_bundle(load_design(args.file), Path(args.bundle))
+        else:
+            fw = _forwarding(args.file)
         selected = pairs(fw, args.source, args.target)
     except AnalysisError as exc:
         raise CliError(str(exc)) from None
