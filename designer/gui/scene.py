@@ -16,7 +16,7 @@ from ..model.fabric import Fabric
 from ..model.ids import split_endpoint
 from ..planning import layout as geo
 from . import style
-from .items import DeviceItem, LinkItem, NicItem, ServerItem, SwitchItem
+from .items import DeviceItem, LinkItem, LinkOverviewItem, NicItem, ServerItem, SwitchItem
 
 
 class FabricScene(QGraphicsScene):
@@ -32,6 +32,8 @@ class FabricScene(QGraphicsScene):
         self._shown: dict[str, object] = {}          # device id -> the entity its item shows
         self._port_index: dict[tuple, dict[str, int]] = {}
         self._marked: list = []
+        self.overview: LinkOverviewItem | None = None
+        self.overview_mode = False         # zoomed out: one layer draws every cable, NICs hidden
         self.setBackgroundBrush(QColor("#fafafa"))
         if fabric is not None:
             self.set_fabric(fabric)
@@ -43,6 +45,9 @@ class FabricScene(QGraphicsScene):
         self.clear()
         self.devices.clear(), self.nics.clear(), self.links.clear(), self._shown.clear()
         self._marked = []
+        self.overview = LinkOverviewItem()
+        self.overview.setVisible(self.overview_mode)
+        self.addItem(self.overview)
         self.fabric = fabric
         fabric.subscribe(self._on_event)
         self.reconcile()
@@ -78,8 +83,10 @@ class FabricScene(QGraphicsScene):
         new_links = [l for l in f.links if l not in self.links]
         for gone in [l for l in self.links if l not in f.links]:
             self.removeItem(self.links.pop(gone))
+            self.overview.hide_link(gone)
         for link_id in new_links:
             self.links[link_id] = LinkItem(link_id, None, False)
+            self.links[link_id].setVisible(not self.overview_mode)
             self.addItem(self.links[link_id])
         if relayout:
             self.relayout()
@@ -98,6 +105,7 @@ class FabricScene(QGraphicsScene):
             for j, nic in enumerate(sorted(entity.nics, key=lambda n: n.index)):
                 nic_item = NicItem(nic.id, geo.PORT, nic.rail, item)
                 nic_item.setPos(geo.SERVER_PAD + j * geo.PORT_PITCH, 3)
+                nic_item.setVisible(not self.overview_mode)
                 self.nics[nic.id] = nic_item
         else:
             item = SwitchItem(entity.id, geo.SWITCH_W, geo.SWITCH_H, entity.hostname, entity.role.value,
@@ -175,6 +183,7 @@ class FabricScene(QGraphicsScene):
             ports = self._ports(dev) if dev in self.fabric.switches else {}
             ends.append(geo.anchor(self.fabric, self.layout, ep, ports, toward) or (0.0, 0.0))
         item.set_ends(*ends)
+        self.overview.show_link(item)
 
     def link_rail(self, a: str, b: str) -> tuple[int | None, bool]:
         """The rail a cable carries and whether it crosses rails (NIC or spine plane vs leaf rail)."""
@@ -199,6 +208,8 @@ class FabricScene(QGraphicsScene):
         """Mark the items named by error findings (devices, NICs, cables, or a cabled endpoint)."""
         for item in self._marked:
             item.set_error(False)
+            if isinstance(item, LinkItem):
+                self.overview.show_link(item)
         self._marked = []
         for i in ids:
             item = self.item_for(i)
@@ -208,6 +219,20 @@ class FabricScene(QGraphicsScene):
             if item is not None:
                 item.set_error(True)
                 self._marked.append(item)
+                if isinstance(item, LinkItem):
+                    self.overview.show_link(item)
+
+    def set_overview(self, on: bool) -> None:
+        """Zoomed out (``on``): hide the cable and NIC items and let one layer draw every cable."""
+        if on == self.overview_mode:
+            return
+        self.overview_mode = on
+        for item in self.links.values():
+            item.setVisible(not on)
+        for item in self.nics.values():
+            item.setVisible(not on)
+        if self.overview is not None:
+            self.overview.setVisible(on)
 
     def item_for(self, model_id: str):
         return self.devices.get(model_id) or self.nics.get(model_id) or self.links.get(model_id)

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QGraphicsView
 
 from . import style
 from .interactions import MIME
+from .items import OVERVIEW_LOD
 
 MIN_SCALE, MAX_SCALE = 0.01, 8.0
 STEP = 1.2
@@ -34,11 +35,17 @@ class FabricView(QGraphicsView):
         current = self.transform().m11()
         factor = max(MIN_SCALE / current, min(MAX_SCALE / current, factor))
         self.scale(factor, factor)
+        self._follow_zoom()
 
     def fit(self) -> None:
         rect = self.scene().sceneRect()
         if not rect.isEmpty():
             self.fitInView(rect, Qt.KeepAspectRatio)
+        self._follow_zoom()
+
+    def _follow_zoom(self) -> None:
+        """Switch the scene between detail and overview drawing at OVERVIEW_LOD."""
+        self.scene().set_overview(self.transform().m11() < OVERVIEW_LOD)
 
     def centre_on_ids(self, ids) -> None:
         items = self.scene().select_ids(ids)

@@ -3,5 +3,6 @@
 from .device import DeviceItem, ServerItem, SwitchItem
 from .link import LinkItem
 from .nic import NicItem
+from .overview import OVERVIEW_LOD, LinkOverviewItem
 
-__all__ = ["DeviceItem", "ServerItem", "SwitchItem", "NicItem", "LinkItem"]
+__all__ = ["DeviceItem", "ServerItem", "SwitchItem", "NicItem", "LinkItem", "LinkOverviewItem", "OVERVIEW_LOD"]

@@ -14,7 +14,7 @@ from .. import style
 _PENS: dict[tuple, QPen] = {}
 
 
-def _pen(key: tuple) -> QPen:
+def pen_for(key: tuple) -> QPen:
     pen = _PENS.get(key)
     if pen is None:
         kind, rail = key
@@ -68,7 +68,13 @@ class LinkItem(QGraphicsItem):
         stroker.setWidth(5)
         return stroker.createStroke(path)
 
-    def paint(self, painter, option, widget=None) -> None:
+    def pen_key(self) -> tuple:
         kind = "selected" if self.isSelected() else "red" if (self.cross_rail or self.error) else "plain"
-        painter.setPen(_pen((kind, self.rail if kind == "plain" else None)))
+        return kind, self.rail if kind == "plain" else None
+
+    def line(self) -> QLineF:
+        return self._line
+
+    def paint(self, painter, option, widget=None) -> None:
+        painter.setPen(pen_for(self.pen_key()))
         painter.drawLine(self._line)
