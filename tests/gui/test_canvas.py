@@ -111,3 +111,21 @@ def test_shift_drag_between_switches_adds_a_cable(window, qtbot):
     _drag(qtbot, window.view, _point(window.view, leaf), _point(window.view, spine), Qt.ShiftModifier)
     assert len(f.links) == links + 1, window.statusBar().currentMessage()
     assert len(window.scene.links) == links + 1
+
+
+def test_zoomed_out_one_layer_draws_every_cable_and_follows_edits(window):
+    scene, view, fabric = window.scene, window.view, window.document.fabric
+    view.zoom(0.01)                                     # far out: overview mode
+    assert scene.overview_mode and scene.overview.isVisible()
+    assert not any(item.isVisible() for item in scene.links.values())
+    assert not any(item.isVisible() for item in scene.nics.values())
+    drawn = {link_id for group in scene.overview._groups.values() for link_id in group}
+    assert drawn == set(fabric.links)
+    from designer.gui.commands import MoveNicCommand
+    window.document.execute(MoveNicCommand(fabric, "su1-srv01/nic0", "su1-leaf-r1"))
+    moved = fabric.link_at("su1-srv01/nic0").id
+    red = scene.overview._groups.get(("red", None), {})
+    assert moved in red and len({i for g in scene.overview._groups.values() for i in g}) == len(fabric.links)
+    view.zoom(1000)                                     # back in: the items return
+    assert not scene.overview_mode and not scene.overview.isVisible()
+    assert all(item.isVisible() for item in scene.links.values())
