@@ -220,6 +220,17 @@ def _swap_into_place(tmp: Path, outdir: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
+def render_in_memory(fabric: Fabric, chosen: list[Part]) -> dict[str, "str | bytes"]:
+    """Every file the chosen parts produce, keyed by bundle path (no README or manifest): for tests
+    and tools that want the content without a folder."""
+    files: dict[str, str | bytes] = {}
+    for part in chosen:
+        for device in part.devices(fabric):
+            files.update(part.render_device(fabric, device))
+        files.update(part.render_global(fabric))
+    return files
+
+
 def preview(fabric: Fabric, device_id: str) -> dict[str, str]:
     """The files the bundle would hold for one device (relative path -> text), from the same code."""
     out: dict[str, str] = {}

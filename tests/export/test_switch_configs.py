@@ -13,6 +13,7 @@ from functools import lru_cache
 
 import pytest
 
+from designer.export.bundle import render_in_memory
 from designer.export.switches import PARTS
 from designer.planning.build import build
 from designer.storage.catalog_file import builtin_catalog
@@ -22,13 +23,7 @@ PRESETS = ["default", "rail-optimized-64x4", "rail-only-32x4"]
 
 
 def fresh_bundle(preset: str) -> dict[str, str]:
-    f = build(load_preset(preset).spec(), builtin_catalog())
-    files: dict[str, str] = {}
-    for part in PARTS:
-        for device in part.devices(f):
-            files.update(part.render_device(f, device))
-        files.update(part.render_global(f))
-    return files
+    return render_in_memory(build(load_preset(preset).spec(), builtin_catalog()), PARTS)
 
 
 @lru_cache(maxsize=None)

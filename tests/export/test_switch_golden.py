@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from designer.export.bundle import render_in_memory
 from designer.export.switches import PARTS
 from designer.planning.build import build
 from designer.storage.catalog_file import builtin_catalog
@@ -31,13 +32,7 @@ _rendered: dict[str, dict[str, str]] = {}
 
 def rendered(preset: str) -> dict[str, str]:
     if preset not in _rendered:
-        f = build(load_preset(preset).spec(), builtin_catalog())
-        files: dict[str, str] = {}
-        for part in PARTS:
-            for device in part.devices(f):
-                files.update(part.render_device(f, device))
-            files.update(part.render_global(f))
-        _rendered[preset] = files
+        _rendered[preset] = render_in_memory(build(load_preset(preset).spec(), builtin_catalog()), PARTS)
     return _rendered[preset]
 
 
