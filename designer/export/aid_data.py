@@ -50,6 +50,8 @@ SHEETS = (
         _c("model", "Model"), _c("su", "SU", "integer", True), _c("rail", "Rail", "integer", True),
         _c("plane", "Plane", "integer", True), _c("rack", "Rack", nullable=True),
         _c("position", "Position", "integer", True), _c("gpus", "GPUs", "integer", True),
+        _c("gid_index", "RoCE GID index", "integer", True,
+           description="RoCE v2 GID index read on the server (empty: the server model's)"),
         _c("asn", "ASN", "integer", True), _c("asn_pinned", "ASN pinned", "boolean"),
         _c("loopback", "Loopback", nullable=True),
         _c("breakouts", "Breakouts", nullable=True,
@@ -116,11 +118,11 @@ def _device_rows(fabric: Fabric) -> list[dict]:
     for s in fabric.sorted_servers():
         rows.append({"id": s.id, "hostname": s.hostname, "role": "server", "model": s.model, "su": s.su,
                      "rail": None, "plane": None, "rack": s.rack, "position": s.position, "gpus": s.gpus,
-                     "asn": None, "asn_pinned": False, "loopback": None, "breakouts": None, "notes": None})
+                     "gid_index": s.gid_index, "asn": None, "asn_pinned": False, "loopback": None, "breakouts": None, "notes": None})
     for w in fabric.leaves() + fabric.spines():
         rows.append({"id": w.id, "hostname": w.hostname, "role": w.role.value, "model": w.model, "su": w.su,
                      "rail": w.rail, "plane": w.plane, "rack": None, "position": None, "gpus": None,
-                     "asn": fabric.asns.get(w.id), "asn_pinned": fabric.is_pinned(asn_key(w.id)),
+                     "gid_index": None, "asn": fabric.asns.get(w.id), "asn_pinned": fabric.is_pinned(asn_key(w.id)),
                      "loopback": fabric.addresses.get(loopback_key(w.id)),
                      "breakouts": format_breakouts(w.breakouts),
                      "notes": w.rail if w.role is Role.LEAF else w.plane})

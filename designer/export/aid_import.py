@@ -69,7 +69,7 @@ def _replay(fabric: Fabric, data: dict) -> None:
             if row["role"] == "server":
                 fabric.add_server(Server(row["id"], row["hostname"], row["model"], row["su"],
                                          _nics(row["id"], nic_rows.pop(row["id"], [])), row["gpus"] or 0,
-                                         row["rack"], row["position"]))
+                                         row["rack"], row["position"], row["gid_index"]))
             else:
                 fabric.add_switch(Switch(row["id"], row["hostname"], Role(row["role"]), row["model"], row["su"],
                                          row["rail"], row["plane"], parse_breakouts(row["breakouts"])))

@@ -23,6 +23,7 @@ def _pinned_variant():
     f.set_asn("su1-leaf-r2", 65010, pinned=True)
     f.set_rail_name(2, "rail-two")
     f.set_hostname("su1-srv05", "gpu-node-5")
+    f.set_gid_index("su1-srv06", 5)
     return f
 
 
@@ -34,6 +35,7 @@ def test_export_import_export_is_byte_identical(make):
     second = AID.render_global(rebuilt)
     for name in first:
         assert first[name] == second[name], name
+    assert designer.storage.dumps(rebuilt) == designer.storage.dumps(make())   # the whole design survives
 
 
 @pytest.mark.parametrize("mutate,message", [
