@@ -1,0 +1,45 @@
+"""The AID workbook opens in a real spreadsheet program: LibreOffice reads every sheet back to the
+same rows as the CSV files (booleans shown as TRUE/FALSE, as spreadsheets do)."""
+
+from __future__ import annotations
+
+import csv
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from designer.export import export
+from designer.export.aid_data import SHEETS
+
+SOFFICE = shutil.which("soffice") or shutil.which("libreoffice")
+
+
+def _need_soffice():
+    if SOFFICE is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI must check the AID workbook with LibreOffice (package libreoffice-calc-nogui)")
+        pytest.skip("LibreOffice is not installed")
+
+
+def _rows(path) -> list[list[str]]:
+    with open(path, newline="", encoding="utf-8") as fh:
+        return [[{"TRUE": "true", "FALSE": "false"}.get(cell, cell) for cell in row] for row in csv.reader(fh)]
+
+
+def test_libreoffice_reads_every_sheet_as_the_csv_holds_it(tmp_path, default_fabric):
+    _need_soffice()
+    export(default_fabric, tmp_path / "b", only=["aid"])
+    # CSV filter options: comma, double quote, UTF-8, start row 1, ..., -1 = every sheet to its own file
+    options = "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1"
+    done = subprocess.run([SOFFICE, "--headless", f"-env:UserInstallation=file://{tmp_path}/profile",
+                           "--convert-to", options, str(tmp_path / "b" / "aid" / "fabric.aid.xlsx"),
+                           "--outdir", str(tmp_path / "lo")], capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr
+    for sheet in SHEETS:
+        read_back = _rows(tmp_path / "lo" / f"fabric.aid-{sheet.title}.csv")
+        assert read_back == _rows(tmp_path / "b" / "aid" / sheet.csv), sheet.title
+    notes = _rows(tmp_path / "lo" / "fabric.aid-Interfaces.csv")
+    header = notes[0]
+    assert header[-1] == "Notes" and notes[1][-1] == "0"          # su1-srv01 nic0: rail plane 0
