@@ -12,7 +12,7 @@ from ..model.fabric import Fabric
 from .check_runner import CheckRunner
 from .commands import DisconnectCommand, MacroCommand, RemoveDeviceCommand, ReplanCommand
 from .dialogs import ExportDialog, NewFromPresetDialog
-from .docks import FindingsDock, HistoryDock, InspectorDock, PaletteDock, PreviewDock
+from .docks import AsBuiltDock, FindingsDock, HistoryDock, InspectorDock, PaletteDock, PreviewDock
 from .document import Document
 from .interactions import InteractionController
 from .recovery import Recovery
@@ -50,11 +50,14 @@ class MainWindow(QMainWindow):
         self.findings = FindingsDock(self)
         self.preview = PreviewDock(self)
         self.history = HistoryDock(self.document.undo_stack, self)
+        self.as_built = AsBuiltDock(self)
         self.addDockWidget(Qt.LeftDockWidgetArea, self.palette)
         self.addDockWidget(Qt.LeftDockWidgetArea, self.history)
         self.addDockWidget(Qt.RightDockWidgetArea, self.inspector)
         self.addDockWidget(Qt.RightDockWidgetArea, self.preview)
         self.addDockWidget(Qt.BottomDockWidgetArea, self.findings)
+        self.tabifyDockWidget(self.findings, self.as_built)
+        self.findings.raise_()
         self.resizeDocks([self.findings], [160], Qt.Vertical)
         self.resizeDocks([self.palette, self.inspector], [230, 320], Qt.Horizontal)
 
@@ -94,11 +97,12 @@ class MainWindow(QMainWindow):
         self._action(v, "Zoom &in", lambda: self.view.zoom(1.25), QKeySequence.ZoomIn)
         self._action(v, "Zoom &out", lambda: self.view.zoom(0.8), QKeySequence.ZoomOut)
         v.addSeparator()
-        for dock in (self.palette, self.inspector, self.findings, self.preview, self.history):
+        for dock in (self.palette, self.inspector, self.findings, self.preview, self.history, self.as_built):
             v.addAction(dock.toggleViewAction())
         t = bar.addMenu("&Tools")
         self._action(t, "Assign &rails and addresses", self.replan)
         self._action(t, "Run &checks now", self.checks.run_now, QKeySequence("F5"))
+        self._action(t, "&Verify cabling against LLDP…", self.verify_lldp)
 
     def _connect(self) -> None:
         d = self.document
@@ -108,6 +112,8 @@ class MainWindow(QMainWindow):
         self.scene.selectionChanged.connect(self._selection_changed)
         self.checks.updated.connect(self._findings_updated)
         self.findings.activated.connect(self.view.centre_on_ids)
+        self.as_built.activated.connect(self.view.centre_on_ids)
+        self.as_built.cleared.connect(lambda: self.scene.mark_as_built({}))
 
     # ------------------------------------------------------------------ reactions
     def status(self, message: str) -> None:
@@ -121,6 +127,7 @@ class MainWindow(QMainWindow):
         self.preview.schedule()
 
     def _fabric_replaced(self, fabric: Fabric) -> None:
+        self.as_built.clear()
         self.scene.set_fabric(fabric)
         self.palette.set_catalog(fabric.catalog)
         self.inspector.show_ids([])
@@ -151,6 +158,26 @@ class MainWindow(QMainWindow):
             return
         error = self.document.execute(MacroCommand(f, f"Delete {len(parts)} objects", parts))
         self.status(f"nothing deleted: {error}" if error else f"deleted {len(parts)} objects")
+
+    def verify_lldp(self, folder: str | None = None) -> None:
+        """Compare a folder of LLDP dumps (one per device) with the design; list and mark mismatches."""
+        if folder is None:
+            folder = QFileDialog.getExistingDirectory(self, "Folder of LLDP dumps (one file per device)")
+            if not folder:
+                return
+        from ..importers.lldp import read_lldp_dir
+        from ..importers.verify import verify
+        try:
+            result = verify(self.document.fabric, read_lldp_dir(Path(folder)))
+        except ValueError as exc:
+            QMessageBox.warning(self, "Verify cabling", str(exc))
+            return
+        self.as_built.show_result(folder, result)
+        self.as_built.show()
+        self.as_built.raise_()
+        marked = self.scene.mark_as_built(result.link_status())
+        self.status(f"as-built check: {len(result.mismatches)} mismatch(es), {marked} cable(s) marked"
+                    if marked or result.mismatches else "as-built check: cabled as planned")
 
     def replan(self) -> None:
         error = self.document.execute(ReplanCommand(self.document.fabric))

@@ -222,6 +222,19 @@ class FabricScene(QGraphicsScene):
                 if isinstance(item, LinkItem):
                     self.overview.show_link(item)
 
+    def mark_as_built(self, status: dict[str, str]) -> int:
+        """Mark the cables an as-built check found wrong (``status``: link id -> kind); others unmarked.
+        Returns how many cables are marked."""
+        marked = 0
+        for link_id, item in self.links.items():
+            kind = status.get(link_id)
+            kind = None if kind in (None, "as-planned", "not-checked") else kind
+            if kind != item.as_built:
+                item.set_as_built(kind)
+                self.overview.show_link(item)
+            marked += kind is not None
+        return marked
+
     def set_overview(self, on: bool) -> None:
         """Zoomed out (``on``): hide the cable and NIC items and let one layer draw every cable."""
         if on == self.overview_mode:

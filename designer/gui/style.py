@@ -10,6 +10,7 @@ _RAIL_HEX = ["#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "
 RAIL_COLOURS = [QColor(h) for h in _RAIL_HEX]
 NO_RAIL = QColor("#9e9e9e")
 ERROR = QColor("#d62728")
+AS_BUILT = QColor("#6a1b9a")          # a cable the LLDP as-built check found not as planned (dashed)
 SPINE = QColor("#455a64")
 SERVER_FILL = QColor("#eceff1")
 SERVER_EDGE = QColor("#607d8b")

@@ -5,7 +5,7 @@ computed once, not per paint."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QLineF, QPointF, QRectF
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QPainterPath, QPainterPathStroker, QPen
 from PySide6.QtWidgets import QGraphicsItem
 
@@ -18,9 +18,12 @@ def pen_for(key: tuple) -> QPen:
     pen = _PENS.get(key)
     if pen is None:
         kind, rail = key
-        colour = style.SELECTED if kind == "selected" else style.ERROR if kind == "red" else style.rail_colour(rail)
+        colour = (style.SELECTED if kind == "selected" else style.ERROR if kind == "red"
+                  else style.AS_BUILT if kind == "as-built" else style.rail_colour(rail))
         pen = QPen(colour, 2.5 if kind != "plain" else 0)
         pen.setCosmetic(True)
+        if kind == "as-built":
+            pen.setStyle(Qt.DashLine)
         _PENS[key] = pen
     return pen
 
@@ -34,6 +37,7 @@ class LinkItem(QGraphicsItem):
         self.rail = rail
         self.cross_rail = cross_rail
         self.error = False
+        self.as_built: str | None = None      # an LLDP mismatch kind, when an as-built check flagged it
         self._line = QLineF()
         self._bounds = QRectF()
         self.setFlags(QGraphicsItem.ItemIsSelectable)
@@ -68,8 +72,14 @@ class LinkItem(QGraphicsItem):
         stroker.setWidth(5)
         return stroker.createStroke(path)
 
+    def set_as_built(self, kind: str | None) -> None:
+        if kind != self.as_built:
+            self.as_built = kind
+            self.update()
+
     def pen_key(self) -> tuple:
-        kind = "selected" if self.isSelected() else "red" if (self.cross_rail or self.error) else "plain"
+        kind = ("selected" if self.isSelected() else "red" if (self.cross_rail or self.error)
+                else "as-built" if self.as_built else "plain")
         return kind, self.rail if kind == "plain" else None
 
     def line(self) -> QLineF:
