@@ -114,3 +114,14 @@ def test_preview_is_the_bundle_content_of_one_device(tmp_path, default_fabric):
     assert "switches/su1-leaf-r0/frr.conf" in shown
     for rel, text in shown.items():
         assert (tmp_path / "b" / rel).read_text() == text
+
+
+@pytest.mark.parametrize("bad", ["../x", "/etc/passwd", "hosts/../../x", "hosts/a;b/f", "hosts/a b/f", ".hidden"])
+def test_a_path_that_could_leave_the_bundle_is_refused_and_nothing_is_written(bad, tmp_path, default_fabric,
+                                                                            monkeypatch):
+    real = parts()
+    evil = replace(real[0], render_global=lambda fabric: {bad: "x"})
+    monkeypatch.setattr("designer.export.bundle.parts", lambda: [evil] + real[1:])
+    with pytest.raises(ExportError, match="refusing to write"):
+        export(default_fabric, tmp_path / "b")
+    assert list(tmp_path.iterdir()) == []
