@@ -5,6 +5,8 @@ Qt is imported only inside the run functions, so the rest of the CLI works witho
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 
 from .common import CliError
@@ -20,9 +22,23 @@ def register(sub) -> None:
     render.set_defaults(run=run_render)
 
 
+def display_problem(environ=os.environ, platform: str = sys.platform) -> str | None:
+    """Why no window can open here (Linux without X or Wayland and no Qt platform chosen), or None."""
+    if not platform.startswith("linux") or environ.get("QT_QPA_PLATFORM"):
+        return None
+    if environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY"):
+        return None
+    return ("there is no display to open the window on (neither DISPLAY nor WAYLAND_DISPLAY is set). "
+            "Run it in a desktop session or under `xvfb-run`; without a display, use the headless commands "
+            "(new, validate, export, render ...: see rail-designer --help)")
+
+
 def run_gui(args) -> int:
     if args.file and not Path(args.file).is_file():
         raise CliError(f"{args.file}: no such file")
+    problem = display_problem()
+    if problem:
+        raise CliError(problem)
     try:
         from ..gui.app import run
     except ImportError as exc:

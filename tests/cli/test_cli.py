@@ -115,3 +115,20 @@ def test_bad_user_catalog_names_file_and_line(tmp_path, capsys):
     models.write_text("server_models:\n  - id: x\n    gpus: two\n")
     code, _, err = run(capsys, "new", "--catalog", str(models), "-o", str(tmp_path / "d.yaml"))
     assert code == 2 and "mine.yaml:3: server_models[0].gpus: should be a whole number" in err
+
+
+def test_gui_without_a_display_says_so_instead_of_aborting(monkeypatch, capsys):
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr("sys.platform", "linux")
+    code, _, err = run(capsys)                       # no command: the window
+    assert code == 2 and "no display" in err and "xvfb-run" in err
+
+
+def test_display_check_accepts_x_wayland_or_a_chosen_qt_platform():
+    from designer.cli.gui import display_problem
+    assert display_problem({"DISPLAY": ":0"}, "linux") is None
+    assert display_problem({"WAYLAND_DISPLAY": "wayland-0"}, "linux") is None
+    assert display_problem({"QT_QPA_PLATFORM": "offscreen"}, "linux") is None
+    assert display_problem({}, "darwin") is None
+    assert "no display" in display_problem({}, "linux")
