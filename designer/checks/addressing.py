@@ -8,7 +8,6 @@ from ..model.ids import natural_sorted
 from ..planning.addressing import requirements, svi_key
 from .context import network
 from .finding import Severity
-from .overlaps import overlap_issues
 from .registry import listing, rule
 
 _ASSIGN = "Run Assign rails and addresses (it re-plans every address that is not pinned)"
@@ -32,7 +31,7 @@ def duplicate_addresses(ctx):
 @rule("RD008", "Overlapping subnets or pools", Severity.ERROR,
       "Change the pinned address or the pool so subnets of different interfaces and pools do not overlap.")
 def overlapping_subnets(ctx):
-    yield from overlap_issues(ctx)
+    yield from ctx.overlap_index.issues(ctx.fabric.addresses)
 
 
 @rule("RD009", "Address pool too small", Severity.ERROR,

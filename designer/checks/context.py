@@ -29,6 +29,13 @@ def network(addr: int, prefix: int) -> tuple[int, int]:
     return start, start + span
 
 
+def parse_cidr(cidr: str) -> tuple[int, int]:
+    """(address, prefix) of a validated, normalised CIDR, remembered across checks."""
+    slash = cidr.index("/")
+    value = _PARSED[cidr] = (int.from_bytes(inet_aton(cidr[:slash]), "big"), _PREFIXES[cidr[slash + 1:]])
+    return value
+
+
 def valid_mode(mode: str) -> bool:
     try:
         parse_breakout(mode)
@@ -73,6 +80,9 @@ class Context:
     @cached_property
     def cables(self) -> list[Cable]:
         """Every cable with what sits at its two ends, in one pass over the links."""
+        return self.cables_for(self.fabric.links.values())
+
+    def cables_for(self, links) -> list[Cable]:
         kinds = {switch_id: switch.role.value for switch_id, switch in self.switches.items()}
         tables = {switch_id: self.fabric.ports(switch_id) for switch_id in self.usable_switches}
         nics = self.nics
@@ -86,7 +96,7 @@ class Context:
             nic = nics.get(ep)
             return (ep, device, "nic", nic.speed) if nic else (ep, device, None, None)
 
-        return [(link, end(link.a), end(link.b)) for link in self.fabric.links.values()]
+        return [(link, end(link.a), end(link.b)) for link in links]
 
     @cached_property
     def usable_switches(self) -> frozenset[str]:
@@ -113,17 +123,15 @@ class Context:
     @cached_property
     def addresses(self) -> dict[str, tuple[int, int]]:
         """Address key -> (address int, prefix length)."""
-        parsed = _PARSED
-        if len(parsed) > _PARSED_LIMIT:
-            parsed.clear()
-        out = {}
-        for key, cidr in self.fabric.addresses.items():
-            value = parsed.get(cidr)
-            if value is None:
-                slash = cidr.index("/")
-                value = parsed[cidr] = (int.from_bytes(inet_aton(cidr[:slash]), "big"), _PREFIXES[cidr[slash + 1:]])
-            out[key] = value
-        return out
+        if len(_PARSED) > _PARSED_LIMIT:
+            _PARSED.clear()
+        return {key: _PARSED.get(cidr) or parse_cidr(cidr) for key, cidr in self.fabric.addresses.items()}
+
+    @cached_property
+    def overlap_index(self):
+        """RD008's subnets by group and pool (`overlaps.OverlapIndex`)."""
+        from .overlaps import build_index     # overlaps uses this module's helpers
+        return build_index(self)
 
     def plane_spines(self, rail: int | None) -> frozenset[str]:
         """The spines a leaf of ``rail`` should reach (cached per rail)."""

@@ -1,17 +1,25 @@
 """RD008's work: interface subnets of different interfaces that overlap, and addresses or pools
-that overlap another pool. One sweep over sorted intervals, so it stays fast on big designs.
+that overlap another pool.
 
 Each live address belongs to a *group* whose members legitimately share one subnet: a leaf's
 gateway subnet (subnet-per-leaf), the two ends of one /31 cable, a loopback. NIC addresses in
 the subnet-per-leaf scheme are left to RD014, which says which leaf subnet they miss.
+
+CIDR blocks are either nested or disjoint, so each subnet X is reported against its *cover*: the
+widest subnet containing X (of the same width: the one of the smallest group name), when that
+belongs to another group; one finding per pair of groups, for the first such X by address. This is
+what a sweep by start address finds, but it is kept in an `OverlapIndex` that the live checker
+updates key by key: the enclosing blocks of X are found by masking X's start to each shorter
+prefix length present, and the blocks inside X by bisecting per-prefix sorted starts.
 """
 
 from __future__ import annotations
 
-from ..model.addressing import cidr_str
+from bisect import bisect_left, bisect_right, insort
+
+from ..model.addressing import cidr_str, parse_network
 from ..model.errors import ModelError
-from ..model.addressing import parse_network
-from ..model.ids import natural_sorted
+from ..model.ids import natural_key, natural_sorted
 from .context import network
 from .registry import listing
 
@@ -19,30 +27,39 @@ _SPANS = [(1 << (32 - prefix)) - 1 for prefix in range(33)]
 _POOLS = (("rail", "rail supernet", "rail_supernet"), ("fabric", "fabric pool", "fabric_pool"),
           ("loopback", "loopback pool", "loopback_pool"))
 
+Kind = tuple[str, "str | None"]            # (pool category, overlap group or None)
+Entry = tuple[int, int, str]               # (subnet start, prefix, group)
 
-def _groups(ctx) -> dict[str, tuple[str, str | None]]:
-    """Address key -> (pool category, overlap group or None) for every live key, from the wiring
-    (stale keys on uncabled ports or removed devices are left out)."""
+
+def leaf_groups(leaf_id: str, links, p2p: bool) -> dict[str, Kind]:
+    """The address keys one leaf's wiring puts into groups."""
+    out = {f"{leaf_id}/svi": ("rail", leaf_id)}
+    for port, nic_id in links.downlinks:
+        key = f"{leaf_id}/{port.name}"
+        out[key] = ("rail", key)
+        if p2p:
+            out[nic_id] = ("rail", key)
+    for port, spine_ep in links.uplinks:
+        key = f"{leaf_id}/{port.name}"
+        out[key] = out[spine_ep] = ("fabric", key)
+    return out
+
+
+def key_groups(ctx) -> dict[str, Kind]:
+    """Address key -> kind for every live key, from the wiring (stale keys on uncabled ports or
+    removed devices are left out)."""
     p2p = ctx.scheme == "p2p31"
-    out: dict[str, tuple[str, str | None]] = {nic_id: ("rail", None) for nic_id in ctx.nics}
+    out: dict[str, Kind] = {nic_id: ("rail", None) for nic_id in ctx.nics}
     for leaf_id, links in ctx.leaf_links.items():
-        out[f"{leaf_id}/svi"] = ("rail", leaf_id)
-        for port, nic_id in links.downlinks:
-            key = f"{leaf_id}/{port.name}"
-            out[key] = ("rail", key)
-            if p2p:
-                out[nic_id] = ("rail", key)
-        for port, spine_ep in links.uplinks:
-            key = f"{leaf_id}/{port.name}"
-            out[key] = out[spine_ep] = ("fabric", key)
+        out.update(leaf_groups(leaf_id, links, p2p))
     for switch_id in ctx.switches:
         out[f"{switch_id}/lo"] = ("loopback", f"{switch_id}/lo")
     return out
 
 
-def _pools(ctx) -> dict[str, tuple[str, int, int]]:
+def pools_of(settings) -> dict[str, tuple[str, int, int]]:
     """category -> (description, first, last) for every pool that parses."""
-    settings = ctx.settings.addressing
+    settings = settings.addressing
     out = {}
     for category, name, attr in _POOLS:
         cidr = getattr(settings, attr)
@@ -54,57 +71,147 @@ def _pools(ctx) -> dict[str, tuple[str, int, int]]:
     return out
 
 
-def _pool_clashes(pools) -> list[tuple[str, str]]:
-    names = sorted(pools)
-    return [(a, b) for i, a in enumerate(names) for b in names[i + 1:]
-            if pools[a][1] <= pools[b][2] and pools[b][1] <= pools[a][2]]
+class OverlapIndex:
+    """The addressed, grouped keys of a design, with each subnet's cover kept up to date."""
 
+    def __init__(self, pools: dict[str, tuple[str, int, int]]):
+        names = sorted(pools)
+        self.pools = pools
+        self.clashes = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]
+                        if pools[a][1] <= pools[b][2] and pools[b][1] <= pools[a][2]]
+        clashing = {pair for a, b in self.clashes for pair in ((a, b), (b, a))}
+        self.foreign = {category: [other for other in pools if other != category and (category, other) not in clashing]
+                        for category in pools}
+        self.strays: dict[tuple[str, str], set[str]] = {}   # (category, other pool) -> keys inside it
+        self.placed: dict[str, tuple] = {}                  # key -> (category, address, entry or None)
+        self.keys_at: dict[Entry, set[str]] = {}
+        self.groups_at: dict[tuple[int, int], set[str]] = {}
+        self.starts: dict[int, list[int]] = {}              # prefix -> sorted starts present
+        self.cover: dict[Entry, Entry] = {}                 # subnet -> cover of another group
+        self.stale: set[Entry] = set()
+        self._bulk = False                                  # building: sort and resolve once at the end
 
-def overlap_issues(ctx):
-    pools = _pools(ctx)
-    clashing = set()
-    for a, b in _pool_clashes(pools):
-        clashing.update({(a, b), (b, a)})
-        yield f"the {pools[a][0]} overlaps the {pools[b][0]}", ()
-    foreign = {category: [(other, start, end) for other, (_, start, end) in pools.items()
-                          if other != category and (category, other) not in clashing] for category in pools}
-    members: dict[str, list[tuple[str, int]]] = {category: [] for category, _, _ in _POOLS}
-    intervals: dict[tuple[int, int, str], str] = {}
-    groups = _groups(ctx)
-    for key, (addr, prefix) in ctx.addresses.items():
-        kind = groups.get(key)
-        if kind is None:
-            continue
-        members[kind[0]].append((key, addr))
-        if kind[1] is not None:
-            span = _SPANS[prefix]
-            start = addr & ~span
-            intervals.setdefault((start, -(start + span), kind[1]), key)
-    for category in sorted(foreign):
-        for other, start, end in foreign[category]:
-            keys = [key for key, addr in members[category] if start <= addr <= end]
+    def place(self, key: str, kind: Kind | None, address: tuple[int, int] | None) -> None:
+        """Record ``key``'s kind and parsed address (None for either: not a live address)."""
+        old = self.placed.pop(key, None)
+        if old is not None:
+            self._unplace(key, *old)
+        if kind is None or address is None:
+            return
+        category, group = kind
+        addr, prefix = address
+        entry = None
+        if group is not None:
+            entry = (addr & ~_SPANS[prefix], prefix, group)
+            keys = self.keys_at.get(entry)
+            if keys is None:
+                keys = self.keys_at[entry] = set()
+                self._add_entry(entry)
+            keys.add(key)
+        for other in self.foreign.get(category, ()):
+            if self.pools[other][1] <= addr <= self.pools[other][2]:
+                self.strays.setdefault((category, other), set()).add(key)
+        self.placed[key] = (category, addr, entry)
+
+    def _unplace(self, key: str, category: str, addr: int, entry: Entry | None) -> None:
+        for other in self.foreign.get(category, ()):
+            self.strays.get((category, other), set()).discard(key)
+        if entry is not None:
+            keys = self.keys_at[entry]
+            keys.discard(key)
+            if not keys:
+                del self.keys_at[entry]
+                self._remove_entry(entry)
+
+    def _add_entry(self, entry: Entry) -> None:
+        start, prefix, group = entry
+        groups = self.groups_at.setdefault((start, prefix), set())
+        if self._bulk:
+            if not groups:
+                self.starts.setdefault(prefix, []).append(start)
+            groups.add(group)
+            return
+        if not groups:
+            insort(self.starts.setdefault(prefix, []), start)
+        groups.add(group)
+        self.stale.update(self._inside(start, prefix))
+
+    def _remove_entry(self, entry: Entry) -> None:
+        start, prefix, group = entry
+        groups = self.groups_at[(start, prefix)]
+        groups.discard(group)
+        self.cover.pop(entry, None)
+        self.stale.discard(entry)
+        if not groups:
+            del self.groups_at[(start, prefix)]
+            starts = self.starts[prefix]
+            del starts[bisect_left(starts, start)]
+            if not starts:
+                del self.starts[prefix]
+        self.stale.update(self._inside(start, prefix))
+
+    def _inside(self, start: int, prefix: int):
+        """Every subnet entry inside (or equal to) the block ``start/prefix``."""
+        end = start + _SPANS[prefix]
+        for length, starts in self.starts.items():
+            if length >= prefix:
+                for inner in starts[bisect_left(starts, start):bisect_right(starts, end)]:
+                    for group in self.groups_at[(inner, length)]:
+                        yield inner, length, group
+
+    def _find_cover(self, entry: Entry) -> Entry | None:
+        start, prefix, group = entry
+        for length in sorted(self.starts):
+            if length > prefix:
+                break
+            block = (start & ~_SPANS[length], length)
+            groups = self.groups_at.get(block)
+            if groups:
+                first = min(groups)
+                if length < prefix or first < group:
+                    return (*block, first) if first != group else None
+        return None
+
+    def issues(self, addresses: dict[str, str]):
+        """RD008's ``(message, ids)`` pairs; ``addresses`` is the design's key -> CIDR text."""
+        for entry in self.stale:
+            found = self._find_cover(entry)
+            if found is None:
+                self.cover.pop(entry, None)
+            else:
+                self.cover[entry] = found
+        self.stale.clear()
+        for a, b in self.clashes:
+            yield f"the {self.pools[a][0]} overlaps the {self.pools[b][0]}", ()
+        for (category, other), keys in sorted(self.strays.items()):
             if keys:
-                yield from _strays(ctx, category, pools[other][0], keys)
-    yield from _sweep(ctx, intervals)
+                keys = natural_sorted(keys)
+                shown = listing(f"{k} {addresses[k]}" for k in keys)
+                yield f"{len(keys)} {category} address(es) lie in the {self.pools[other][0]}: {shown}", keys
+        first: dict[tuple[str, str], Entry] = {}
+        for entry, outer in self.cover.items():
+            pair = (outer[2], entry[2])
+            if pair not in first or entry < first[pair]:
+                first[pair] = entry
+        for (_, _), entry in sorted(first.items(), key=lambda item: item[1]):
+            outer = self.cover[entry]
+            a, b = self._name(outer), self._name(entry)
+            yield f"{a} ({cidr_str(outer[0], outer[1])}) overlaps {b} ({cidr_str(entry[0], entry[1])})", (a, b)
+
+    def _name(self, entry: Entry) -> str:
+        return min(self.keys_at[entry], key=natural_key)
 
 
-def _strays(ctx, category: str, pool: str, keys: list[str]):
-    keys = natural_sorted(keys)
-    shown = listing(f"{k} {ctx.fabric.addresses[k]}" for k in keys)
-    yield f"{len(keys)} {category} address(es) lie in the {pool}: {shown}", keys
-
-
-def _sweep(ctx, intervals: dict[tuple[int, int, str], str]):
-    """Walk the subnets by start (widest first); each one that starts inside the furthest-reaching
-    subnet so far, of another group, overlaps it."""
-    cover = None                       # (start, end, group, key)
-    reported = set()
-    for (start, neg_end, group), key in sorted(intervals.items()):
-        end = -neg_end
-        if cover is not None and start <= cover[1] and group != cover[2] and (cover[2], group) not in reported:
-            reported.add((cover[2], group))
-            prefix_a = ctx.addresses[cover[3]][1]
-            yield (f"{cover[3]} ({cidr_str(cover[0], prefix_a)}) overlaps {key} "
-                   f"({cidr_str(start, ctx.addresses[key][1])})", (cover[3], key))
-        if cover is None or end > cover[1]:
-            cover = (start, end, group, key)
+def build_index(ctx) -> OverlapIndex:
+    index = OverlapIndex(pools_of(ctx.settings))
+    groups = key_groups(ctx)
+    index._bulk = True
+    for key, address in ctx.addresses.items():
+        kind = groups.get(key)
+        if kind is not None:
+            index.place(key, kind, address)
+    index._bulk = False
+    for starts in index.starts.values():
+        starts.sort()
+    index.stale.update(index.keys_at)
+    return index

@@ -1,4 +1,5 @@
-"""Runs the checks after edits, debounced: many events in a burst give one `check()` call."""
+"""Runs the checks after edits, debounced: many events in a burst give one re-check. One
+`LiveChecker` per document fabric re-checks only what an edit changed."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ class CheckRunner(QObject):
         self.document = document
         self.findings: list = []
         self.problem: str | None = None     # why checks could not run (shown in the dock)
+        self._live = None                   # LiveChecker of the document's current fabric
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(DELAY_MS)
@@ -31,10 +33,16 @@ class CheckRunner(QObject):
     def run_now(self) -> list:
         self._timer.stop()
         try:
-            from ..checks import check
-            self.findings = check(self.document.fabric)
+            from ..checks.incremental import LiveChecker
+            fabric = self.document.fabric
+            if self._live is None or self._live.fabric is not fabric:
+                if self._live is not None:
+                    self._live.close()
+                self._live = LiveChecker(fabric)
+            self.findings = self._live.run()
             self.problem = None
         except Exception as exc:        # a checks bug must not take the editor down
+            self._live = None
             self.findings = []
             self.problem = f"checks could not run: {type(exc).__name__}: {exc}"
         self.updated.emit(self.findings)

@@ -1,0 +1,91 @@
+"""Incremental re-checking for the window: `LiveChecker(fabric).run()` returns exactly what
+`check(fabric)` returns, but after an edit it recomputes only what the edit can have changed.
+
+- Per-leaf rules (`LEAF_RULES`) run once per leaf, on a view of the context that holds only that
+  leaf and no cables, and are cached by leaf; an edit re-runs them for the leaves it touched (a NIC
+  move: the old and new leaf). Their cable part (RD004's NIC-to-spine cables) runs on a view with
+  all cables and no leaves, like every other rule.
+- The other rules run on the whole (incrementally maintained) context and are cached by the facets
+  of the design they read (`READS`); RD008 keeps its `OverlapIndex` and updates it key by key.
+If anything fails (an RD000 finding), the result is the full `check()`'s, so the two always agree.
+"""
+
+from __future__ import annotations
+
+from ..model.fabric import Fabric
+from . import _RUNNABLE, _collector_paused, check
+from .finding import Finding
+from .live_context import LiveContext
+from .registry import INTERNAL, run_guarded, sort_key
+
+LEAF_RULES = frozenset({"RD004", "RD006", "RD013", "RD014", "RD017", "RD019"})
+_ALL = frozenset({"devices", "wiring", "plan", "settings"})
+READS = {   # facets a rule's whole-design pass reads (rules not listed: all of them)
+    "RD002": {"devices", "wiring"}, "RD003": {"devices", "wiring"}, "RD005": {"devices", "wiring"},
+    "RD018": {"devices", "wiring"}, "RD001": {"devices", "wiring", "settings"},
+    "RD016": {"devices", "wiring", "settings"}, "RD007": {"plan"}, "RD010": {"devices"},
+    "RD011": {"devices"}, "RD012": {"devices", "plan"},
+}
+
+
+class _View:
+    """The live context with other leaves and cables (what a scoped rule pass iterates)."""
+
+    def __init__(self, ctx: LiveContext, leaves, cables):
+        self._ctx, self.leaves, self.cables = ctx, leaves, cables
+
+    def __getattr__(self, name):
+        return getattr(self._ctx, name)
+
+
+class LiveChecker:
+    def __init__(self, fabric: Fabric):
+        self.fabric = fabric
+        self._ctx = LiveContext(fabric)
+        self._edited = True
+        self._by_rule: dict[str, list[Finding]] = {}
+        self._by_leaf: dict[str, list[Finding]] = {}
+        self._findings: list[Finding] = []
+        fabric.subscribe(self._on_event)
+
+    def close(self) -> None:
+        self.fabric.unsubscribe(self._on_event)
+
+    def _on_event(self, _event) -> None:
+        self._edited = True
+
+    def run(self) -> list[Finding]:
+        if self._edited:
+            self._edited = False
+            with _collector_paused():
+                self._findings = self._recheck()
+        return list(self._findings)
+
+    def _recheck(self) -> list[Finding]:
+        ctx = self._ctx
+        try:
+            change = ctx.diff()
+            dirty = ctx.refresh(change)
+        except Exception:
+            self._ctx = LiveContext(self.fabric)     # start over next time; report like check()
+            self._edited = True
+            return check(self.fabric)
+        facets = _ALL if change is None else change.facets()
+        leaves = {leaf.id: leaf for leaf in ctx.leaves}
+        if dirty is None:
+            self._by_leaf, dirty = {}, set(leaves)
+        for leaf_id in list(self._by_leaf):
+            if leaf_id not in leaves:
+                del self._by_leaf[leaf_id]
+        for leaf_id in dirty:
+            view = _View(ctx, [leaves[leaf_id]], ())
+            self._by_leaf[leaf_id] = [f for rule in _RUNNABLE if rule.code in LEAF_RULES
+                                      for f in run_guarded(rule, view)]
+        whole = _View(ctx, (), ctx.cables)
+        for rule in _RUNNABLE:
+            if rule.code not in self._by_rule or facets & READS.get(rule.code, _ALL):
+                self._by_rule[rule.code] = run_guarded(rule, whole if rule.code in LEAF_RULES else ctx)
+        findings = [f for part in (*self._by_rule.values(), *self._by_leaf.values()) for f in part]
+        if any(f.code == INTERNAL.code for f in findings):
+            return check(self.fabric)
+        return sorted(findings, key=sort_key)

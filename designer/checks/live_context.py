@@ -1,0 +1,182 @@
+"""A `Context` kept between checks: after an edit only the shared data the edit can have changed
+is recomputed. `Change` says what changed, found by comparing the design with the last snapshot
+by identity (entities are frozen and replaced on change, so an unchanged one is the same object).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..planning.topology import leaf_links
+from .context import _PARSED, Context, parse_cidr
+from .overlaps import OverlapIndex, leaf_groups, pools_of
+
+
+@dataclass
+class Change:
+    devices: set[str] = field(default_factory=set)      # servers and switches added, removed or replaced
+    links: dict[str, object] = field(default_factory=dict)   # link id -> old Link (None when new)
+    addresses: set[str] = field(default_factory=set)
+    asns: bool = False
+    settings: bool = False
+
+    def facets(self) -> set[str]:
+        return {name for name, changed in (("devices", self.devices), ("wiring", self.links),
+                                           ("plan", self.addresses or self.asns), ("settings", self.settings))
+                if changed}
+
+
+def _diff(old: dict, new, into) -> None:
+    for key, value in new.items():
+        if old.get(key) is not value:
+            into(key)
+    for key in old.keys() - new.keys():
+        into(key)
+
+
+class LiveContext(Context):
+    """The shared data of the rules, updated in place by `refresh`."""
+
+    def __init__(self, fabric):
+        super().__init__(fabric)
+        self._snapshot = None
+        self._leaf_links: dict = {}
+        self._cables: dict = {}
+        self._groups: dict[str, dict] = {}        # leaf id -> its `leaf_groups`
+        self._owner: dict[str, str] = {}          # grouped key -> leaf id
+
+    def diff(self) -> Change | None:
+        """What changed since the last `refresh` (None: the first time, everything)."""
+        if self._snapshot is None:
+            return None
+        servers, switches, links, addresses, asns, settings = self._snapshot
+        f = self.fabric
+        change = Change(asns=asns != f.asns, settings=settings is not f.settings)
+        _diff(servers, f.servers, change.devices.add)
+        _diff(switches, f.switches, change.devices.add)
+        _diff(addresses, f.addresses, change.addresses.add)
+        _diff(links, f.links, lambda link_id: change.links.setdefault(link_id, links.get(link_id)))
+        return change
+
+    def refresh(self, change: Change | None) -> set[str] | None:
+        """Bring the shared data up to date; returns the leaves to re-check (None: all)."""
+        f = self.fabric
+        old_switches = self._snapshot[1] if self._snapshot else {}
+        self._snapshot = (dict(f.servers), dict(f.switches), dict(f.links), dict(f.addresses), dict(f.asns),
+                          f.settings)
+        full = change is None or change.settings or any(
+            switch is not None and switch.role.value == "spine"
+            for d in change.devices for switch in (f.switches.get(d), old_switches.get(d)))
+        self.settings, self.scheme = f.settings, f.settings.addressing.scheme
+        self.switches, self.servers = f.switches, f.servers
+        self.leaves, self.spines = f.leaves(), f.spines()
+        self._plane_spines = {}
+        for name in ("usable_switches", "nics", "leaf_bandwidth"):
+            self.__dict__.pop(name, None)
+        if full:
+            self.__dict__.pop("addresses", None)
+        else:
+            addresses = self.addresses
+            for key in change.addresses:
+                cidr = f.addresses.get(key)
+                if cidr is None:
+                    addresses.pop(key, None)
+                else:
+                    addresses[key] = _PARSED.get(cidr) or parse_cidr(cidr)
+        if full:
+            self._cables = {cable[0].id: cable for cable in self.cables_for(f.links.values())}
+            self._cabled = {ep for link in f.links.values() for ep in (link.a, link.b)}
+            dirty = {leaf.id for leaf in self.leaves}
+        else:
+            dirty = self._touched_leaves(change)
+            self._update_cables(change)
+        self.cables = list(self._cables.values())
+        self.cabled = self._cabled
+        leaf_ids = {leaf.id for leaf in self.leaves}
+        for leaf_id in list(self._leaf_links):
+            if leaf_id not in leaf_ids:
+                dirty.add(leaf_id)
+        for leaf_id in dirty:
+            self._leaf_links.pop(leaf_id, None)
+            if leaf_id in leaf_ids:
+                self._leaf_links[leaf_id] = leaf_links(f, leaf_id)
+        self.leaf_links = {leaf.id: self._leaf_links[leaf.id] for leaf in self.leaves}
+        self._update_overlaps(change, dirty, full)
+        return None if full else dirty & leaf_ids
+
+    def _touched_leaves(self, change: Change) -> set[str]:
+        f, touched = self.fabric, set()
+        old_servers = self._previous_servers
+        for device in change.devices:
+            touched.add(device)                      # a leaf itself
+            for server in (f.servers.get(device), old_servers.get(device)):
+                for nic in server.nics if server else ():
+                    touched.add(f.peer(nic.id) or "")
+        for link_id, old in change.links.items():
+            for link in (old, f.links.get(link_id)):
+                if link is not None:
+                    touched.update((link.a, link.b))
+        for key in change.addresses:
+            touched.add(key)
+            touched.add(f.peer(key) or "")
+        return {ep.partition("/")[0] for ep in touched} & (self._leaf_links.keys() | {l.id for l in self.leaves})
+
+    def _update_cables(self, change: Change) -> None:
+        f = self.fabric
+        ids = set(change.links)
+        for device in change.devices:
+            if device in f.servers or device in f.switches:
+                ids.update(link.id for link in f.links_of(device))
+        for link_id, old in change.links.items():
+            if old is not None:
+                self._cabled.difference_update((old.a, old.b))
+        for link_id in change.links:
+            if link_id in f.links:
+                self._cabled.update((f.links[link_id].a, f.links[link_id].b))
+        for link_id in ids:
+            self._cables.pop(link_id, None)
+        fresh = self.cables_for([f.links[i] for i in ids if i in f.links])
+        self._cables.update((cable[0].id, cable) for cable in fresh)
+
+    def _update_overlaps(self, change: Change | None, dirty: set[str], full: bool) -> None:
+        f = self.fabric
+        if full:
+            self.__dict__.pop("overlap_index", None)
+            self._groups = {leaf_id: leaf_groups(leaf_id, self.leaf_links[leaf_id], self.scheme == "p2p31")
+                            for leaf_id in self.leaf_links}
+            self._owner = {key: leaf_id for leaf_id, groups in self._groups.items() for key in groups}
+            self._previous_servers = dict(f.servers)
+            return
+        keys = set(change.addresses)
+        for leaf_id in dirty:
+            old = self._groups.pop(leaf_id, {})
+            new = leaf_groups(leaf_id, self.leaf_links[leaf_id], self.scheme == "p2p31") \
+                if leaf_id in self.leaf_links else {}
+            for key in old:
+                if self._owner.get(key) == leaf_id:
+                    del self._owner[key]
+            if new:
+                self._groups[leaf_id] = new
+                for key in new:
+                    self._owner[key] = leaf_id
+            keys.update(old, new)
+        for device in change.devices:
+            keys.add(f"{device}/lo")
+            for server in (f.servers.get(device), self._previous_servers.get(device)):
+                keys.update(nic.id for nic in server.nics) if server else None
+        self._previous_servers = dict(f.servers)
+        index = self.__dict__.get("overlap_index")
+        if index is None:
+            return
+        for key in keys:
+            index.place(key, self._kind(key), self.addresses.get(key))
+
+    def _kind(self, key: str):
+        device, _, rest = key.partition("/")
+        if rest == "lo" and device in self.switches:
+            return "loopback", key
+        leaf_id = self._owner.get(key)
+        if leaf_id is not None:
+            return self._groups[leaf_id][key]
+        return ("rail", None) if key in self.nics else None
+

@@ -1,0 +1,91 @@
+"""Property: after any sequence of real edits, `LiveChecker.run()` equals a full `check()`."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from designer.checks import check
+from designer.checks.incremental import LiveChecker
+from designer.model.errors import ModelError
+from designer.planning.addressing import assign_addresses
+from designer.planning.build import build
+from designer.storage.catalog_file import builtin_catalog
+from designer.storage.presets import load_preset
+
+CATALOG = builtin_catalog()
+PRESETS = {"default": {}, "rail-optimized-64x4": {"sus": 1}}
+
+
+def _pick(items, n):
+    items = sorted(items)
+    return items[n % len(items)] if items else None
+
+
+def _edit(f, op: str, n: int, m: int) -> None:
+    nics = [nic.id for nic in f.nics()]
+    leaves = [leaf.id for leaf in f.leaves()]
+    switches = sorted(f.switches)
+    if op == "move" and nics and leaves:
+        f.move_nic(_pick(nics, n), _pick(leaves, m))
+    elif op == "disconnect" and f.links:
+        f.disconnect(_pick(f.links, n))
+    elif op == "connect" and nics and switches:
+        switch = _pick(switches, m)
+        free = f.free_ports(switch)
+        if free:
+            f.connect(_pick(nics, n), f"{switch}/{free[n % len(free)].name}")
+    elif op == "address" and f.addresses:
+        key = _pick(f.addresses, n)
+        f.set_address(key, [None, "10.0.0.1/24", "10.254.0.0/31", "10.0.0.0/8", "10.255.0.9/32"][m % 5],
+                      pinned=bool(m % 2))
+    elif op == "hostname":
+        f.set_hostname(_pick([*f.servers, *switches], n), ["dup", "Bad_Name", f"h{m}"][m % 3])
+    elif op == "switch-rail" and leaves:
+        f.set_switch_rail(_pick(leaves, n), m % 4)
+    elif op == "nic-rail" and nics:
+        f.set_nic_rail(_pick(nics, n), [None, 0, 1, 2, 3][m % 5])
+    elif op == "breakout" and switches:
+        switch = f.switches[_pick(switches, n)]
+        model = CATALOG.switches[switch.model]
+        cabled = {port.cage for port, _ in f.cabled_ports(switch.id)}
+        cages = [c for c in range(1, model.ports + 1) if c not in cabled]
+        if cages:
+            f.set_breakout(switch.id, _pick(cages, m), _pick(model.breakouts, m))
+    elif op == "replan":
+        assign_addresses(f)
+    elif op == "remove-add":
+        device, links = f.remove_device(_pick([*f.servers, *switches], n))
+        if m % 2:
+            (f.add_server if device.id.find("srv") >= 0 else f.add_switch)(device)
+            for link in links:
+                f.connect(link.a, link.b)
+    elif op == "settings":
+        s = f.settings
+        addressing = dataclasses.replace(s.addressing, fabric_pool=["10.254.0.0/16", "10.0.0.0/16"][m % 2],
+                                         scheme=["subnet-per-leaf", "p2p31"][n % 2])
+        f.set_settings(dataclasses.replace(s, max_oversubscription=[1.0, 3.0][m % 2], addressing=addressing))
+
+
+edits = st.lists(st.tuples(st.sampled_from(["move", "disconnect", "connect", "address", "hostname", "switch-rail",
+                                            "nic-rail", "breakout", "replan", "remove-add", "settings"]),
+                           st.integers(0, 200), st.integers(0, 200)), min_size=1, max_size=12)
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(steps=edits)
+def test_live_checker_always_equals_full_check(preset, steps):
+    f = build(load_preset(preset).spec(**PRESETS[preset]), CATALOG)
+    live = LiveChecker(f)
+    assert live.run() == check(f)
+    for op, n, m in steps:
+        try:
+            _edit(f, op, n, m)
+        except ModelError:
+            pass    # a refused edit changes nothing
+        assert live.run() == check(f), (op, n, m)
+    live.close()
