@@ -16,7 +16,7 @@ from functools import lru_cache
 from ..model.addressing import cidr_str, network_of
 from ..model.entities import Role, Switch
 from ..model.fabric import Fabric
-from ..model.hardware import Port, SwitchModel, parse_breakout
+from ..model.hardware import Port, SwitchModel
 from ..model.ids import endpoint, split_endpoint
 from ..planning.addressing import loopback_key, svi_key
 from .errors import ExportError, require_hostname, require_port_name
@@ -26,7 +26,6 @@ SWITCH_MTU = 9100
 SERVER_VLAN = 1000                 # the one VLAN that holds a subnet-per-leaf leaf's servers
 BGP_KEEPALIVE, BGP_HOLDTIME = 3, 9
 RS_FEC_FROM_GBPS = 200             # PAM4 lanes (50G and up per lane) need RS-FEC
-_SUB_LETTERS = "abcdefgh"
 
 
 def address_of(fabric: Fabric, key: str, what: str) -> str:
@@ -42,16 +41,10 @@ def ip_of(cidr: str) -> str:
     return cidr.partition("/")[0]
 
 
-def port_alias(port: Port) -> str:
-    """SONiC alias: ``etp<cage>`` and, on a broken-out cage, a letter per sub-port (``etp1a``)."""
-    count, _ = parse_breakout(port.breakout)
-    return f"etp{port.cage}" + (_SUB_LETTERS[port.sub] if count > 1 else "")
-
-
 @lru_cache(maxsize=4096)
 def _port_strings(port: Port) -> tuple[tuple[str, object], ...]:
     """The SONiC strings that depend on the port alone (ports are shared by every switch of a model)."""
-    return (("name", port.name), ("alias", port_alias(port)), ("index", port.cage),
+    return (("name", port.name), ("alias", port.alias), ("index", port.cage),
             ("lanes", ",".join(map(str, port.lanes))), ("speed", str(port.speed * 1000)),
             ("fec", "rs" if port.speed >= RS_FEC_FROM_GBPS else "none"), ("mtu", str(SWITCH_MTU)),
             ("breakout", port.breakout))

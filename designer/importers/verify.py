@@ -71,7 +71,11 @@ def _resolve_device(fabric: Fabric, name: str | None) -> str | None:
 
 def _local_endpoint(fabric: Fabric, device: str, port: str) -> str | None:
     if device in fabric.switches:
-        return endpoint(device, port) if port in fabric.ports(device) else None
+        ports = fabric.ports(device)
+        if port in ports:
+            return endpoint(device, port)
+        # SONiC's lldpd sends the port alias (etp1a) as the port ID: accept it for the port it names
+        return next((endpoint(device, p.name) for p in ports.values() if p.alias == port), None)
     for nic in fabric.servers[device].nics:
         if nic.netdev == port:
             return nic.id

@@ -39,6 +39,12 @@ class Port:
     lanes: tuple[int, ...]
     breakout: str      # mode of the cage, e.g. "2x400G"
 
+    @property
+    def alias(self) -> str:
+        """The front-panel alias SONiC gives the port (and sends as its LLDP port ID): ``etp<cage>``,
+        plus a letter per sub-port on a broken-out cage (``etp1a``, ``etp1b``)."""
+        return f"etp{self.cage}" + ("abcdefgh"[self.sub] if not self.breakout.startswith("1x") else "")
+
 
 @dataclass(frozen=True, slots=True)
 class SwitchModel:

@@ -107,3 +107,22 @@ def test_only_switch_side_data_still_checks_every_cable(default_fabric):
     files = {k: v for k, v in dumps_for(default_fabric, planned(default_fabric)).items() if k.endswith(".txt")}
     result = verify(default_fabric, as_dumps(files))
     assert result.ok and len(result.as_planned) == len(default_fabric.links)
+
+
+def test_sonic_port_aliases_in_host_dumps_are_understood(default_fabric, tmp_path):
+    """SONiC's lldpd sends the port alias (etp1, etp1a ...) as the port ID hosts see."""
+    import json
+    from designer.importers.lldp import read_lldp_dir
+    from designer.importers.verify import verify as run_verify
+    from tests.importers.lldpgen import dumps_for
+    fabric = default_fabric
+    files = dumps_for(fabric, [(l.a, l.b) for l in fabric.sorted_links()])
+    for name, text in files.items():
+        if name.endswith(".json"):
+            for leaf in fabric.leaves():
+                for port in fabric.ports(leaf.id).values():
+                    text = text.replace(json.dumps(port.name), json.dumps(port.alias))
+        (tmp_path / name).write_text(text)
+    assert '"etp1"' in (tmp_path / "su1-srv01.json").read_text()
+    result = run_verify(fabric, read_lldp_dir(tmp_path))
+    assert result.ok and len(result.as_planned) == len(fabric.links)
