@@ -49,12 +49,17 @@ def free_run_id(base: str) -> str:
                          f"`ip netns list | grep ^{base} | xargs -n1 ip netns del`")
 
 
+NEIGH_SYSCTL = Path("/proc/sys/net/ipv4/neigh/default")
+NEIGHBOUR_ENTRIES_PER_PAIR = 2          # each probed pair and cable end may hold an ARP entry at both ends
+
+
 class Runner:
     def __init__(self, plan: Plan, log=None):
         self.plan = plan
         self.log = log or (lambda text: None)
         self.created: list[str] = []
         self.workdir: Path | None = None
+        self._saved_limits: dict[Path, int] = {}
 
     # -- commands ------------------------------------------------------------------------------
     def run(self, argv: list[str], what: str, stdin: str | None = None) -> str:
@@ -79,6 +84,7 @@ class Runner:
     def up(self) -> None:
         plan = self.plan
         self.workdir = Path(tempfile.mkdtemp(prefix=f"{plan.run_id}-"))
+        self._raise_neighbour_limits()
         self.log(f"creating {len(plan.namespaces)} namespaces")
         for ns in plan.namespaces:
             self.run(["ip", "netns", "add", ns.name], f"creating namespace {ns.name}")
@@ -107,10 +113,34 @@ class Runner:
             if subprocess.run(["ip", "netns", "del", name], capture_output=True).returncode != 0:
                 failed.append(name)
         self.created = failed
+        self._restore_neighbour_limits()
         if self.workdir is not None:
             shutil.rmtree(self.workdir, ignore_errors=True)
             self.workdir = None
         return failed
+
+    def _raise_neighbour_limits(self) -> None:
+        """The kernel's ARP table is one table for every namespace, capped by gc_thresh3 (1,024 by
+        default): a few dozen multi-NIC hosts on leaf subnets fill it, and ARP for the rest then
+        fails silently. Raise the caps for the run (restored by `down`)."""
+        wanted = NEIGHBOUR_ENTRIES_PER_PAIR * (len(self.plan.probes()) + 2 * len(self.plan.cables))
+        for name, share in (("gc_thresh3", 1), ("gc_thresh2", 2)):
+            path = NEIGH_SYSCTL / name
+            try:
+                current = int(path.read_text())
+                if current < wanted // share:
+                    path.write_text(str(wanted // share))
+                    self._saved_limits.setdefault(path, current)
+            except (OSError, ValueError):
+                self.log(f"note: could not raise {path} (ARP may fail on large designs)")
+
+    def _restore_neighbour_limits(self) -> None:
+        for path, value in self._saved_limits.items():
+            try:
+                path.write_text(str(value))
+            except OSError:
+                pass
+        self._saved_limits = {}
 
     def removal_hint(self) -> str:
         return f"ip netns list | grep '^{self.plan.run_id}-' | cut -d' ' -f1 | xargs -rn1 ip netns del"

@@ -25,16 +25,10 @@ from ..model.addressing import ip_int, network_of, size
 from ..model.entities import Role
 from ..model.fabric import Fabric
 from ..model.ids import natural_key, split_endpoint
-from ..planning.topology import leaf_links
 from .routes import ebgp_routes
 
 MAX_NAMESPACES = 64
 MAX_CABLES = 256
-# Hosts sharing one leaf subnet (subnet-per-leaf): above ~22 the emulation reports requests that
-# leave a NIC and are never seen at the far NIC although the same probe succeeds by hand (cause not
-# found yet; see the closing note of issue 6). 20 passes repeatedly, so larger L2 segments are refused
-# rather than reported red for no reason.
-MAX_HOSTS_PER_LEAF_SUBNET = 20
 PIN_TABLE_BASE = 200
 LOCAL_RULE_PRIORITY, PIN_RULE_PRIORITY = 100, 1000
 SWITCH_SYSCTLS = ("net.ipv4.ip_forward=1", "net.ipv4.conf.all.rp_filter=2", "net.ipv4.conf.default.rp_filter=2")
@@ -114,15 +108,12 @@ class Plan:
         return [(a, b) for rail in sorted(by_rail) for a in by_rail[rail] for b in by_rail[rail] if a.ns != b.ns]
 
 
-def check_size(namespaces: int, cables: int, hosts_per_subnet: int = 0) -> None:
+def check_size(namespaces: int, cables: int) -> None:
     if namespaces > MAX_NAMESPACES or cables > MAX_CABLES:
         raise EmulationError(f"the design needs {namespaces} namespaces and {cables} veth pairs; the emulation "
                              f"builds at most {MAX_NAMESPACES} namespaces and {MAX_CABLES} veth pairs "
                              "(emulate a smaller design, e.g. fewer servers per SU)")
-    if hosts_per_subnet > MAX_HOSTS_PER_LEAF_SUBNET:
-        raise EmulationError(f"a leaf subnet of this design holds {hosts_per_subnet} hosts; the emulation is "
-                             f"trusted for at most {MAX_HOSTS_PER_LEAF_SUBNET} hosts on one leaf subnet "
-                             "(emulate fewer servers per SU, or the p2p31 scheme)")
+
 
 
 class _Names:
@@ -174,10 +165,7 @@ def make_plan(fabric: Fabric, run_id: str) -> Plan:
     devices = {s.id for s in servers} | set(switches)
     links = [link for link in fabric.sorted_links()
              if split_endpoint(link.a)[0] in devices and split_endpoint(link.b)[0] in devices]
-    per_subnet = 0
-    if fabric.settings.addressing.scheme == "subnet-per-leaf":
-        per_subnet = max((len(leaf_links(fabric, leaf.id).downlinks) for leaf in fabric.leaves()), default=0)
-    check_size(len(devices), len(links), per_subnet)
+    check_size(len(devices), len(links))
     names = _Names()
     plan = Plan(run_id, [], [], {}, {}, {}, [], [], off_rail=off_rail_address(fabric))
     for s in servers:

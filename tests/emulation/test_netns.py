@@ -143,3 +143,19 @@ def test_cli_refuses_a_design_too_big_to_emulate(tmp_path, capsys):
     assert main(["emulate", str(design)]) == 2
     err = capsys.readouterr().err
     assert "at most 64 namespaces and 256 veth pairs" in err and "Traceback" not in err
+
+
+def test_a_wide_leaf_subnet_passes_and_the_arp_table_caps_are_restored():
+    """30 two-NIC hosts per leaf subnet need more ARP entries than the kernel's default cap (1,024,
+    one table for every namespace); the run raises the cap and puts it back."""
+    from designer.planning.build import build
+    from designer.planning.spec import BuildSpec
+    from designer.storage.catalog_file import builtin_catalog
+    caps = {n: Path(f"/proc/sys/net/ipv4/neigh/default/{n}").read_text() for n in ("gc_thresh2", "gc_thresh3")}
+    fabric = build(BuildSpec(sus=1, servers_per_su=30, server_model="gpu-4x400g", rails=2,
+                             leaf_model="generic-64x400g", spines=2, scheme="subnet-per-leaf"), builtin_catalog())
+    result = emulate(fabric, run_id=f"rdt{os.getpid()}w")
+    assert [r for r in result.rows if not r.ok] == []
+    assert sum(r.kind == "ping" for r in result.rows) == 2 * 30 * 29
+    assert {n: Path(f"/proc/sys/net/ipv4/neigh/default/{n}").read_text() for n in caps} == caps
+    assert _prefix(result.plan.run_id) == []

@@ -152,13 +152,6 @@ def test_missing_ip_netns_is_refused(monkeypatch):
     assert netns.environment_problem() == "the emulation needs ip on PATH (iproute2, bash, procps)"
 
 
-def test_large_leaf_subnets_are_refused_with_the_limit():
-    from designer.emulation.plan import MAX_HOSTS_PER_LEAF_SUBNET
-    check_size(10, 10, MAX_HOSTS_PER_LEAF_SUBNET)
-    with pytest.raises(EmulationError, match=f"holds 24 hosts.*at most {MAX_HOSTS_PER_LEAF_SUBNET} hosts"):
-        check_size(10, 10, 24)
-
-
 def test_table_colours_rows_only_when_asked():
     from designer.emulation.checks import Row
     from designer.emulation.report import table
