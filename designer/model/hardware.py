@@ -117,6 +117,11 @@ class ServerModel:
         """NIC indexes in rail order: rail k is the k-th NIC by its closest GPU."""
         return [n.index for n in sorted(self.nics, key=lambda n: (min(n.gpus, default=1 << 30), n.index))]
 
+    def rails_by_nic(self, rail_count: int | None = None) -> dict[int, int]:
+        """NIC index -> rail: the first ``rail_count`` NICs in rail order carry rails 0, 1, ...
+        (None: every NIC). The one place that says which NIC is on which rail by default."""
+        return {index: rank for rank, index in enumerate(self.rail_order()[:rail_count])}
+
     def nic(self, index: int) -> NicSpec:
         for n in self.nics:
             if n.index == index:

@@ -40,9 +40,7 @@ def make_server(catalog: Catalog, server_id_: str, model_id: str, su: int, rails
                 hostname: str | None = None) -> Server:
     """A server of ``model_id`` whose first ``rails`` NICs in GPU-affinity order carry rails 0..rails-1."""
     model = catalog.server(model_id)
-    order = model.rail_order()
-    rails = len(order) if rails is None else rails
-    rail_of = {index: rank for rank, index in enumerate(order[:rails])}
+    rail_of = model.rails_by_nic(rails)
     nics = tuple(
         Nic(server_id_, n.index, n.netdev, n.rdma, n.speed, n.gpus, rail_of.get(n.index))
         for n in sorted(model.nics, key=lambda n: n.index))

@@ -8,9 +8,7 @@ from ..model.fabric import Fabric
 def affinity_rails(fabric: Fabric, server_id: str) -> dict[int, int]:
     """NIC index -> rail for one server, from its model's GPU affinity (NICs past the rail count get none)."""
     server = fabric.servers[server_id]
-    order = fabric.catalog.server(server.model).rail_order()
-    rail_count = max(len(fabric.rails), 1)
-    return {index: rank for rank, index in enumerate(order) if rank < rail_count}
+    return fabric.catalog.server(server.model).rails_by_nic(len(fabric.rails) or None)
 
 
 def assign_rails(fabric: Fabric) -> int:

@@ -111,7 +111,7 @@ def _server_doc(fabric: Fabric, sv: Server) -> dict:
     if sv.gid_index is not None:
         out["gid_index"] = sv.gid_index
     model = fabric.catalog.server(sv.model)
-    default_rail = {index: rank for rank, index in enumerate(model.rail_order()[: len(fabric.rails) or None])}
+    default_rail = model.rails_by_nic(len(fabric.rails) or None)
     overrides = {}
     for nic in sv.nics:
         spec = model.nic(nic.index)
@@ -289,7 +289,7 @@ def _read_servers(ctx, raw, fabric) -> None:
             ctx.fail(path + ("model",), f"unknown server model '{model_id}'; known: "
                      f"{', '.join(sorted(fabric.catalog.servers))} (or add it under 'models:')")
         model = fabric.catalog.server(model_id)
-        default_rail = {index: rank for rank, index in enumerate(model.rail_order()[:rails])}
+        default_rail = model.rails_by_nic(rails)
         overrides = field(ctx, item, "nics", path, dict, {})
         known = {f"nic{n.index}" for n in model.nics}
         nics = []
