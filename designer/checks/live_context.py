@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from ..planning.topology import leaf_links
 from .context import _PARSED, Context, parse_cidr
-from .overlaps import OverlapIndex, leaf_groups, pools_of
+from .overlaps import leaf_groups
 
 
 @dataclass

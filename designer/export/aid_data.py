@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass
 
 from ..model.entities import SCHEMES, Role
 from ..model.fabric import Fabric, asn_key
-from ..model.hardware import parse_breakout
+from ..model.hardware import breakout_runs, cage_range, parse_breakout
 from ..model.ids import natural_key, split_endpoint
 from ..planning.addressing import loopback_key
 
@@ -75,13 +75,7 @@ SHEETS = (
 
 def format_breakouts(breakouts: tuple[tuple[int, str], ...]) -> str | None:
     """``((1,'2x400G'),(2,'2x400G'),(5,'4x200G'))`` -> ``'1-2:2x400G 5:4x200G'``."""
-    runs: list[list] = []
-    for cage, mode in sorted(breakouts):
-        if runs and runs[-1][2] == mode and runs[-1][1] == cage - 1:
-            runs[-1][1] = cage
-        else:
-            runs.append([cage, cage, mode])
-    return " ".join(f"{a}:{m}" if a == b else f"{a}-{b}:{m}" for a, b, m in runs) or None
+    return " ".join(f"{cages}:{mode}" for cages, mode in breakout_runs(breakouts)) or None
 
 
 def parse_breakouts(text: str | None) -> tuple[tuple[int, str], ...]:
@@ -89,11 +83,14 @@ def parse_breakouts(text: str | None) -> tuple[tuple[int, str], ...]:
     out = []
     for item in (text or "").split():
         cages, sep, mode = item.partition(":")
-        first, _, last = cages.partition("-")
-        if not sep or not first.isdigit() or (last and not last.isdigit()):
-            raise ValueError(f"'{item}' is not a breakout like 1-32:2x400G")
+        try:
+            if not sep:
+                raise ValueError(item)
+            cage_list = cage_range(cages)
+        except ValueError:
+            raise ValueError(f"'{item}' is not a breakout like 1-32:2x400G") from None
         parse_breakout(mode)
-        out += [(cage, mode) for cage in range(int(first), int(last or first) + 1)]
+        out += [(cage, mode) for cage in cage_list]
     return tuple(out)
 
 

@@ -28,6 +28,26 @@ def breakout_name(count: int, speed: int) -> str:
     return f"{count}x{speed}G"
 
 
+def breakout_runs(breakouts) -> list[tuple[str, str]]:
+    """``((1, '2x400G'), (2, '2x400G'), (5, '4x200G'))`` -> ``[('1-2', '2x400G'), ('5', '4x200G')]``:
+    cages in runs, as design files and the AID write them."""
+    runs: list[list] = []
+    for cage, mode in sorted(breakouts):
+        if runs and runs[-1][2] == mode and runs[-1][1] == cage - 1:
+            runs[-1][1] = cage
+        else:
+            runs.append([cage, cage, mode])
+    return [(str(a) if a == b else f"{a}-{b}", m) for a, b, m in runs]
+
+
+def cage_range(text: str) -> range:
+    """``'1-32'`` -> cages 1..32, ``'5'`` -> cage 5; raises ValueError for anything else."""
+    first, _, last = text.partition("-")
+    if not first.isdigit() or (last and not last.isdigit()):
+        raise ValueError(f"'{text}' should be a cage number or a range like 1-32")
+    return range(int(first), int(last or first) + 1)
+
+
 @dataclass(frozen=True, slots=True)
 class Port:
     """One usable switch interface (a whole cage, or one sub-port of a breakout)."""

@@ -22,7 +22,7 @@ from ..model.entities import (AddressingSettings, AsnSettings, DesignSettings, N
                               SPINE_ASN_MODES, SPINE_PLANE_MODES, Server, Switch)
 from ..model.errors import ModelError
 from ..model.fabric import Fabric, asn_key
-from ..model.hardware import Catalog
+from ..model.hardware import Catalog, breakout_runs, cage_range
 from ..model.ids import natural_key
 from .catalog_file import builtin_catalog, catalog_document, catalog_with, parse_catalog
 from .yamlio import Context, FileFormatError, dump, field, only_keys, parse, read_text, write_atomic
@@ -81,24 +81,7 @@ def _switch_doc(sw: Switch) -> dict:
         if value is not None:
             out[key] = value
     if sw.breakouts:
-        out["breakouts"] = _compress_breakouts(sw.breakouts)
-    return out
-
-
-def _compress_breakouts(breakouts) -> dict:
-    """((1, '2x400G'), (2, '2x400G'), (5, '4x200G')) -> {'1-2': '2x400G', '5': '4x200G'}."""
-    out: dict[str, str] = {}
-    start = prev = mode = None
-    for cage, m in sorted(breakouts):
-        if mode == m and cage == prev + 1:
-            prev = cage
-            continue
-        if mode is not None:
-            out[f"{start}-{prev}" if prev != start else str(start)] = mode
-        start = prev = cage
-        mode = m
-    if mode is not None:
-        out[f"{start}-{prev}" if prev != start else str(start)] = mode
+        out["breakouts"] = dict(breakout_runs(sw.breakouts))
     return out
 
 
@@ -265,11 +248,11 @@ def _read_switches(ctx, raw, fabric) -> None:
 def _expand_breakouts(ctx, raw: dict, path: tuple) -> tuple:
     out = {}
     for key, mode in raw.items():
-        text = str(key)
-        first, _, last = text.partition("-")
-        if not first.isdigit() or (last and not last.isdigit()):
-            ctx.fail(path + (key,), f"'{text}' should be a cage number or a range like 1-32")
-        for cage in range(int(first), int(last or first) + 1):
+        try:
+            cages = cage_range(str(key))
+        except ValueError as exc:
+            ctx.fail(path + (key,), str(exc))
+        for cage in cages:
             if cage in out:
                 ctx.fail(path + (key,), f"cage {cage} is listed twice")
             out[cage] = str(mode)
