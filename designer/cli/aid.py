@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .common import EXIT_OK, CliError
+from .common import EXIT_OK, CliError, new_output
 
 
 def register(sub) -> None:
@@ -20,17 +20,14 @@ def register(sub) -> None:
 
 def run_import_aid(args) -> int:
     from ..export.aid_import import AidError, load_aid_text
-    from ..storage.yamlio import FileFormatError
+    from ..storage import save
     from ..storage.catalog_file import catalog_with
-    from ..storage.yamlio import read_text
+    from ..storage.yamlio import FileFormatError, read_text
 
-    out = Path(args.output)
-    if out.exists() and not args.force:
-        raise CliError(f"{out} exists; use --force to overwrite it")
+    out = new_output(args.output, args.force)
     try:
         catalog = catalog_with([Path(p) for p in args.catalog])
         fabric = load_aid_text(read_text(Path(args.aid)), args.aid, catalog)
-        from ..storage import save          # the design-file writer
         save(fabric, out)
     except (AidError, FileFormatError) as exc:
         raise CliError(str(exc)) from None

@@ -15,6 +15,14 @@ class CliError(Exception):
         self.code = code
 
 
+def new_output(path: str, force: bool) -> Path:
+    """The path a command will create, refused when it exists and --force was not given."""
+    out = Path(path)
+    if out.exists() and not force:
+        raise CliError(f"{out} exists; choose another name or add --force to overwrite it")
+    return out
+
+
 def load_design(path: str, catalog_files: list[str] | None = None):
     """Load a design file, turning any storage or model problem into one CliError."""
     from ..storage import FileFormatError, load

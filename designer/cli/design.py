@@ -6,7 +6,7 @@ import json
 import sys
 from pathlib import Path
 
-from .common import EXIT_FINDINGS, EXIT_OK, CliError, load_design
+from .common import EXIT_FINDINGS, EXIT_OK, CliError, load_design, new_output
 
 # BuildSpec field -> (type, help). The order is the order in --help.
 SPEC_OPTIONS = {
@@ -99,9 +99,7 @@ def run_new(args) -> int:
     from ..storage import FileFormatError, save
     from ..storage.catalog_file import catalog_with
     from ..storage.presets import load_preset
-    out = Path(args.output)
-    if out.exists() and not args.force:
-        raise CliError(f"{out} exists; choose another name or add --force to overwrite it")
+    out = new_output(args.output, args.force)
     try:
         preset = load_preset(args.preset)
         catalog = catalog_with([Path(p) for p in args.catalog])
