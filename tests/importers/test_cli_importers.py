@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from designer.cli import main
-from designer.storage import load, save
+from designer.storage import load
 from designer.storage.catalog_file import catalog_with, load_catalog_file
 
 from .lldpgen import dumps_for
