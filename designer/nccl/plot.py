@@ -35,7 +35,8 @@ def busbw_chart(result: CheckResult, fmt: str = "png") -> bytes:
         ax.set_xscale("log", base=2)
         ax.set_xlabel("message size (bytes)")
         ax.set_ylabel("busbw (GB/s)")
-        ax.set_ylim(bottom=0)
+        top = max([r.busbw for r in rows] + [pred.line_gbs or 0.0])
+        ax.set_ylim(0, top * 1.12 if top > 0 else 1.0)
         verdict = j.verdict
         ax.set_title(f"{j.run.collective or 'nccl-tests'}, {len(j.placement.servers)} servers"
                      + (f": {verdict.code}" if verdict else ""), fontsize="medium")
