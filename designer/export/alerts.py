@@ -8,12 +8,11 @@ Thresholds are stated with their reason next to them.
 
 from __future__ import annotations
 
-import yaml
-
-from ..export.host_data import ROCE_PRIORITY
+from .host_data import ROCE_PRIORITY
 from ..model.fabric import Fabric
 from . import metrics as m
 from .monitoring_data import expected_neighbors
+from .yamldump import dump
 
 JOB, DESIGN_JOB = "rail-fabric", "rail-design"
 RULES_FILE, TARGETS_FILE, NEIGHBORS_FILE = "alerts.rules.yml", "prometheus-targets.json", "design-neighbors.prom"
@@ -84,7 +83,7 @@ def rules(fabric: Fabric) -> dict:
 
 
 def rules_yaml(fabric: Fabric) -> str:
-    return yaml.safe_dump(rules(fabric), sort_keys=False, width=1000, allow_unicode=True)
+    return dump(rules(fabric))
 
 
 def neighbors_prom(fabric: Fabric) -> str:
@@ -108,4 +107,4 @@ def prometheus_yaml() -> str:
     head = ("# Scrape the fabric (node_exporter on the hosts, sonic-exporter on the switches) and the design's\n"
             f"# expected LLDP neighbours: put {NEIGHBORS_FILE} in the --collector.textfile.directory of the\n"
             "# node_exporter on the Prometheus host (localhost:9100). Merge into your prometheus.yml.\n")
-    return head + yaml.safe_dump(config, sort_keys=False)
+    return head + dump(config)

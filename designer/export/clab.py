@@ -18,13 +18,12 @@ larger than one machine goes through containerlab's Kubernetes runtime, claberne
 
 from __future__ import annotations
 
-import yaml
-
 from ..model.fabric import Fabric
 from ..model.ids import natural_key, split_endpoint
 from .names import checked_hostname
 from .parts import Files, Part
 from .switch_data import switch_data
+from .yamldump import dump
 
 FRR_IMAGE = "quay.io/frrouting/frr:10.2.1"
 HOST_IMAGE = "ghcr.io/srl-labs/network-multitool:latest"
@@ -95,7 +94,7 @@ def render_global(fabric: Fabric) -> Files:
             f"# Deploy from the bundle folder: sudo containerlab deploy -t lab/{name}.clab.yml\n"
             "# Larger than one machine: convert it for clabernetes (containerlab on Kubernetes) with\n"
             f"#   clabverter -t lab/{name}.clab.yml --stdout | kubectl apply -f -\n")
-    body = yaml.safe_dump(topology(fabric), sort_keys=False, width=1000)
+    body = dump(topology(fabric))
     return {f"lab/{name}.clab.yml": head + body, f"lab/{DAEMONS}": daemons_file()}
 
 

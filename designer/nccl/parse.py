@@ -57,6 +57,9 @@ class _Parser:
         self.run: Run | None = None
         self.layout: tuple[bool, int, bool] | None = None   # (has root, section width, counts wrong)
         self.init_ranks: dict[int, Rank] = {}
+        self.rank_seen: dict[int, Rank] = {}
+        self.hosts: set[str] = set()
+        self.nic_at: dict[tuple[str, int], int] = {}      # (host, NET index) -> position in run.nics
         self.last_row_line = 0
 
     def where(self, n: int) -> Where:
@@ -72,6 +75,9 @@ class _Parser:
         self.run = Run(self.file, self.where(n))
         self.layout = None
         self.init_ranks = {}
+        self.rank_seen: dict[int, Rank] = {}
+        self.hosts: set[str] = set()
+        self.nic_at: dict[tuple[str, int], int] = {}
 
     def finish(self) -> None:
         run = self.run
@@ -105,9 +111,8 @@ class _Parser:
         """A row's last digits glued to an NCCL line ("... 0su1-srv02:512:5 [2] NCCL WARN") belong to the
         row when the host without them is one of the run's hosts."""
         host = m.group("host")
-        known = {r.host for r in self.run.ranks} if self.run is not None else set()
         bare = host.lstrip("0123456789")
-        if host not in known and bare in known:
+        if host not in self.hosts and bare in self.hosts:
             return _NCCL.match(text, m.start() + len(host) - len(bare)) or m
         return m
 
@@ -178,14 +183,17 @@ class _Parser:
     def rank(self, n: int, m: re.Match) -> None:
         run = self.current(n)
         rank, pid, host, device, gpu = int(m.group(1)), int(m.group(2)), m.group(3), int(m.group(4)), m.group(5)
-        clash = next((r for r in run.ranks if r.rank == rank), None)
+        clash = self.rank_seen.get(rank)
         if clash is not None:
             run.problems.append(LogProblem(
                 f"rank {rank} appears twice ({clash.host} at line {clash.where.line} and {host}): each process "
                 "ran its own test instead of one job; build nccl-tests with MPI=1 and launch it with mpirun/srun",
                 self.where(n)))
             return
-        run.ranks.append(Rank(rank, host, device, pid, gpu.strip(), self.where(n)))
+        entry = Rank(rank, host, device, pid, gpu.strip(), self.where(n))
+        self.rank_seen[rank] = entry
+        self.hosts.add(host)
+        run.ranks.append(entry)
 
     def header(self, n: int, tokens: list[str]) -> None:
         has_root = len(tokens) > 4 and tokens[4] == "root"
@@ -240,9 +248,9 @@ class _Parser:
                                               c.group(4), int(c.group(5)), None, where))
         elif (u := _USING.search(msg)) is not None:
             for d in _USING_DEV.finditer(u.group(1)):
-                _add_nic(run, NicReport(host, int(d.group(1)), d.group(2), d.group(4), None, where))
+                self.add_nic(NicReport(host, int(d.group(1)), d.group(2), d.group(4), None, where))
         elif (s := _SPEED.search(msg)) is not None:
-            _add_nic(run, NicReport(host, int(s.group(1)), s.group(2), s.group(4), int(s.group(5)), where))
+            self.add_nic(NicReport(host, int(s.group(1)), s.group(2), s.group(4), int(s.group(5)), where))
         elif (e := _ENV.match(msg)) is not None:
             run.notes.append(Note(host, "env", msg, where, e.group(1), e.group(2).strip()))
         elif (i := _INIT.search(msg)) is not None:
@@ -252,22 +260,25 @@ class _Parser:
             run.version = run.version or f"NCCL {v.group(1)}"
 
 
+    def add_nic(self, report: NicReport) -> None:
+        """One report per (host, index); a speed line adds its speed to the ``Using`` line's entry."""
+        nics = self.run.nics
+        key = (report.host, report.index)
+        at = self.nic_at.get(key)
+        if at is None:
+            self.nic_at[key] = len(nics)
+            nics.append(report)
+            return
+        old = nics[at]
+        nics[at] = NicReport(old.host, old.index, old.rdma, old.link,
+                             report.speed_mbps if report.speed_mbps is not None else old.speed_mbps, old.where)
+
+
 def _measure(fields: list[str], counts_wrong: bool) -> Measure:
     wrong = None
     if counts_wrong and fields[3] != "N/A":
         wrong = int(float(fields[3]))
     return Measure(float(fields[0]), float(fields[1]), float(fields[2]), wrong)
-
-
-def _add_nic(run: Run, report: NicReport) -> None:
-    """Keep one report per (host, index); a speed line adds its speed to the ``Using`` line's entry."""
-    for i, old in enumerate(run.nics):
-        if old.host == report.host and old.index == report.index:
-            run.nics[i] = NicReport(old.host, old.index, old.rdma, old.link,
-                                    report.speed_mbps if report.speed_mbps is not None else old.speed_mbps,
-                                    old.where)
-            return
-    run.nics.append(report)
 
 
 def parse_text(text: str, file: str = "<log>", collective: str | None = None) -> list[Run]:
