@@ -9,6 +9,15 @@ from pathlib import Path
 from .common import EXIT_FINDINGS, EXIT_OK, CliError, load_design
 
 
+def add_routing_arguments(p) -> None:
+    """--routing, --trials, --seed: how the collision analysis places flows (analyze, nccl-check)."""
+    p.add_argument("--routing", choices=("ppd", "ecmp"), default="ppd",
+                   help="leaf upstream: PPD pins (default, as the bundle configures) or ECMP hashing; "
+                        "spines always use ECMP")
+    p.add_argument("--trials", type=int, default=100, help="hash samples (default 100; 1 when nothing is random)")
+    p.add_argument("--seed", type=int, default=0)
+
+
 def check_output_file(path: str, what: str) -> None:
     """Refuse before any work when the file's folder does not exist."""
     if not Path(path).parent.resolve().is_dir():
@@ -37,10 +46,7 @@ def register(sub) -> None:
                                    "at its slowest flow). ECMP choices are sampled uniformly, seeded.")
     p.add_argument("file")
     p.add_argument("--pattern", required=True, choices=("rail-ring", "allreduce-ring", "alltoall"))
-    p.add_argument("--routing", choices=("ppd", "ecmp"), default="ppd",
-                   help="leaf upstream: PPD pins (default) or ECMP hashing; spines always use ECMP")
-    p.add_argument("--trials", type=int, default=100, help="hash samples (default 100; 1 when nothing is random)")
-    p.add_argument("--seed", type=int, default=0)
+    add_routing_arguments(p)
     p.add_argument("--format", choices=("table", "json"), default="table")
     p.add_argument("--chart", metavar="OUT.png|OUT.svg",
                    help="also write a bar chart of the leaf-spine link loads (PNG or SVG, by the file name)")

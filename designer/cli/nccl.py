@@ -6,7 +6,7 @@ import json
 import sys
 from pathlib import Path
 
-from .analysis import check_output_file
+from .analysis import add_routing_arguments, check_output_file
 from .common import EXIT_FINDINGS, EXIT_OK, CliError, load_design
 
 
@@ -20,10 +20,7 @@ def register(sub) -> None:
                                    "of a shortfall. Exit status 1 when a verdict needs action.")
     p.add_argument("file", help="the design file")
     p.add_argument("logs", nargs="+", metavar="LOG")
-    p.add_argument("--routing", choices=("ppd", "ecmp"), default="ppd",
-                   help="what the leaves do upstream: PPD pins (the bundle's default) or ECMP hashing")
-    p.add_argument("--trials", type=int, default=100, help="ECMP hash draws (default 100)")
-    p.add_argument("--seed", type=int, default=0)
+    add_routing_arguments(p)
     p.add_argument("--collective", choices=COLLECTIVES,
                    help="the test, for logs that do not say (older nccl-tests print no 'Collective test starting')")
     p.add_argument("--format", choices=("table", "json"), default="table")

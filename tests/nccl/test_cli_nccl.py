@@ -8,18 +8,11 @@ from pathlib import Path
 import pytest
 
 from designer.cli import main
-from designer.storage import save
+from tests.analysis.test_chart_cli import design  # noqa: F401  (the saved default design)
 from tests.conftest import preset_fabric
 from tests.nccl.logsynth import Spec, make_log
 
 DATA = Path(__file__).parent.parent / "data" / "nccl"
-
-
-@pytest.fixture
-def design(tmp_path):
-    path = tmp_path / "d.fabric.yaml"
-    save(preset_fabric("default"), path)
-    return path
 
 
 def test_table_and_exit_codes(design, tmp_path, capsys):
