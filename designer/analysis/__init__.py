@@ -4,7 +4,7 @@
 - `paths`: hop-by-hop trace of a flow and its reply, with flags.
 - `flows` and `collisions`: the flows of a collective pattern placed on the designed links under
   PPD or ECMP, with per-link loads and the predicted bus-bandwidth fraction.
-- `report` and `chart`: text/JSON output and a small PNG bar chart.
+- `report` and `chart`: text/JSON output; charts (PNG/SVG) drawn with matplotlib (Agg).
 """
 
 

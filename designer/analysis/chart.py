@@ -1,58 +1,71 @@
-"""A small bar chart of link loads as a PNG, written with zlib and struct only (no plotting library).
+"""Charts drawn with matplotlib's Agg backend (no display, no pyplot state), as PNG or SVG bytes.
 
-One bar per link in the order given, height = utilisation (demand / capacity), drawn against a
-full-rate line at 100 %. Bars over 100 % are red, at or under are blue. No text is drawn: the
-table and JSON name the links; the chart shows the shape of the load at a glance.
+`render` is the one place a figure becomes bytes, and it makes them reproducible: the PNG carries
+no ``Software`` text chunk (matplotlib writes no timestamp into PNGs), the SVG no ``dc:date``, and
+SVG element ids come from a fixed hash salt, so the same input always gives the same bytes.
+
+`bar_chart` is the collision chart of ``analyze --chart``: one bar per link, height = utilisation
+(demand / capacity) against a full-rate line at 100 %; bars over 100 % red, the others blue.
 """
 
 from __future__ import annotations
 
-import struct
-import zlib
+import io
 from pathlib import Path
 
-WHITE, GREY, BLUE, RED, BLACK = (255, 255, 255), (200, 200, 200), (52, 101, 164), (204, 0, 0), (0, 0, 0)
-HEIGHT, MARGIN, MAX_WIDTH = 240, 10, 4000
+BLUE, RED, GREY = "#3465a4", "#cc0000", "#888888"
+FORMATS = ("png", "svg")
+_SVG_SALT = "rail-designer"
+_DPI = 100
 
 
-def _chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+def figure(width: float = 8.0, height: float = 3.0):
+    """A matplotlib Figure on the Agg canvas, not registered with pyplot (so nothing global changes)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    fig = Figure(figsize=(width, height), dpi=_DPI)
+    FigureCanvasAgg(fig)
+    return fig
 
 
-def encode_png(width: int, height: int, pixels: list[bytearray]) -> bytes:
-    """8-bit RGB PNG from rows of ``width * 3`` bytes."""
-    raw = b"".join(b"\x00" + bytes(row) for row in pixels)        # filter type 0 per row
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", header) + _chunk(b"IDAT", zlib.compress(raw, 9))
-            + _chunk(b"IEND", b""))
+def render(fig, fmt: str) -> bytes:
+    """PNG or SVG bytes of ``fig``, byte-identical for the same figure."""
+    import matplotlib
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown chart format '{fmt}'; use png or svg")
+    out = io.BytesIO()
+    if fmt == "png":
+        fig.savefig(out, format="png", metadata={"Software": None})
+    else:
+        with matplotlib.rc_context({"svg.hashsalt": _SVG_SALT, "svg.fonttype": "path"}):
+            fig.savefig(out, format="svg", metadata={"Date": None, "Creator": None})
+    return out.getvalue()
 
 
-def bar_chart(values: list[float]) -> bytes:
-    """Bars for ``values`` (1.0 = full rate). Bar width shrinks with the count, down to 1 pixel."""
-    count = max(1, len(values))
-    bar = max(1, min(12, (MAX_WIDTH - 2 * MARGIN) // count))
-    width = 2 * MARGIN + bar * count
-    top = max([1.0] + values) * 1.1
-    plot = HEIGHT - 2 * MARGIN
-    rows = [bytearray(WHITE * width) for _ in range(HEIGHT)]
+def format_of(path: Path) -> str:
+    """The chart format a file name asks for: ``.png`` or ``.svg``."""
+    fmt = path.suffix.lower().lstrip(".")
+    if fmt not in FORMATS:
+        raise ValueError(f"cannot tell the chart format of {path}: name it .png or .svg")
+    return fmt
 
-    def put(x: int, y: int, colour: tuple[int, int, int]) -> None:
-        rows[y][3 * x:3 * x + 3] = bytes(colour)
 
-    full = HEIGHT - MARGIN - round(plot / top)
-    for x in range(MARGIN, width - MARGIN):
-        put(x, full, GREY)
-        put(x, HEIGHT - MARGIN, BLACK)
-    for i, v in enumerate(values):
-        h = round(plot * v / top)
-        colour = RED if v > 1 + 1e-9 else BLUE
-        gap = 1 if bar > 2 else 0
-        for x in range(MARGIN + i * bar, MARGIN + (i + 1) * bar - gap):
-            for y in range(HEIGHT - MARGIN - h, HEIGHT - MARGIN):
-                put(x, y, colour)
-    return encode_png(width, HEIGHT, rows)
+def bar_chart(values: list[float], fmt: str = "png") -> bytes:
+    """Bars for ``values`` (1.0 = full rate)."""
+    fig = figure(max(4.0, min(40.0, 0.12 * len(values) + 2)), 3.0)
+    ax = fig.add_subplot()
+    xs = range(len(values))
+    ax.bar(xs, values, width=0.85, color=[RED if v > 1 + 1e-9 else BLUE for v in values])
+    ax.axhline(1.0, color=GREY, linewidth=1, linestyle="--", label="full rate")
+    ax.set_ylim(0, max([1.0] + list(values)) * 1.1)
+    ax.set_ylabel("load (demand / capacity)")
+    ax.set_xlabel("leaf-spine links (see the table or JSON for names)")
+    ax.set_xticks([])
+    ax.legend(loc="upper right", fontsize="small")
+    fig.tight_layout()
+    return render(fig, fmt)
 
 
 def write_chart(path: Path, values: list[float]) -> None:
     from ..storage.yamlio import write_atomic
-    write_atomic(path, bar_chart(values))
+    write_atomic(path, bar_chart(values, format_of(path)))

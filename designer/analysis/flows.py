@@ -37,10 +37,12 @@ class Flow:
     rail: int
 
 
-def rail_members(fabric: Fabric) -> dict[int, list[str]]:
-    """Rail -> the NIC ids on that rail that are cabled, one per server, in natural server order."""
+def rail_members(fabric: Fabric, servers: list[str] | None = None) -> dict[int, list[str]]:
+    """Rail -> the NIC ids on that rail that are cabled, one per server, in natural server order
+    (or in the order of ``servers``, taking only those)."""
     out: dict[int, list[str]] = {}
-    for server in fabric.sorted_servers():
+    chosen = fabric.sorted_servers() if servers is None else [fabric.servers[s] for s in servers]
+    for server in chosen:
         for nic in sorted(server.nics, key=lambda n: n.index):
             if nic.rail is not None and fabric.peer(nic.id) is not None:
                 members = out.setdefault(nic.rail, [])
@@ -49,11 +51,12 @@ def rail_members(fabric: Fabric) -> dict[int, list[str]]:
     return {rail: out[rail] for rail in sorted(out)}
 
 
-def flows(fabric: Fabric, pattern: str) -> list[Flow]:
+def flows(fabric: Fabric, pattern: str, servers: list[str] | None = None) -> list[Flow]:
+    """The pattern's flows over every server, or over ``servers`` only, ringed in that order."""
     if pattern not in PATTERNS:
         raise AnalysisError(f"unknown pattern '{pattern}'; use one of {', '.join(PATTERNS)}")
     out: list[Flow] = []
-    for rail, nics in rail_members(fabric).items():
+    for rail, nics in rail_members(fabric, servers).items():
         count = len(nics)
         if count < 2:
             continue

@@ -9,6 +9,21 @@ from pathlib import Path
 from .common import EXIT_FINDINGS, EXIT_OK, CliError, load_design
 
 
+def add_routing_arguments(p) -> None:
+    """--routing, --trials, --seed: how the collision analysis places flows (analyze, nccl-check)."""
+    p.add_argument("--routing", choices=("ppd", "ecmp"), default="ppd",
+                   help="leaf upstream: PPD pins (default, as the bundle configures) or ECMP hashing; "
+                        "spines always use ECMP")
+    p.add_argument("--trials", type=int, default=100, help="hash samples (default 100; 1 when nothing is random)")
+    p.add_argument("--seed", type=int, default=0)
+
+
+def check_output_file(path: str, what: str) -> None:
+    """Refuse before any work when the file's folder does not exist."""
+    if not Path(path).parent.resolve().is_dir():
+        raise CliError(f"cannot write the {what} {path}: its folder does not exist")
+
+
 def register(sub) -> None:
     p = sub.add_parser("paths", help="trace a flow and its reply hop by hop through the configured fabric",
                        description="Follows a flow through what the bundle configures: the host's rule and table, "
@@ -31,12 +46,10 @@ def register(sub) -> None:
                                    "at its slowest flow). ECMP choices are sampled uniformly, seeded.")
     p.add_argument("file")
     p.add_argument("--pattern", required=True, choices=("rail-ring", "allreduce-ring", "alltoall"))
-    p.add_argument("--routing", choices=("ppd", "ecmp"), default="ppd",
-                   help="leaf upstream: PPD pins (default) or ECMP hashing; spines always use ECMP")
-    p.add_argument("--trials", type=int, default=100, help="hash samples (default 100; 1 when nothing is random)")
-    p.add_argument("--seed", type=int, default=0)
+    add_routing_arguments(p)
     p.add_argument("--format", choices=("table", "json"), default="table")
-    p.add_argument("--chart", metavar="OUT.png", help="also write a PNG bar chart of the leaf-spine link loads")
+    p.add_argument("--chart", metavar="OUT.png|OUT.svg",
+                   help="also write a bar chart of the leaf-spine link loads (PNG or SVG, by the file name)")
     p.set_defaults(run=run_analyze)
 
 
@@ -70,12 +83,13 @@ def run_paths(args) -> int:
 
 def run_analyze(args) -> int:
     from ..analysis import AnalysisError
-    from ..analysis.chart import write_chart
+    from ..analysis.chart import format_of, write_chart
     from ..analysis.collisions import analyze
     from ..analysis.flows import flows
     from ..analysis.report import analysis_json, analysis_table, chart_links
-    if args.chart and not Path(args.chart).parent.resolve().is_dir():
-        raise CliError(f"cannot write the chart {args.chart}: its folder does not exist")
+    if args.chart:
+        check_output_file(args.chart, "chart")
+        format_of(Path(args.chart))
     fw = _forwarding(args.file)
     try:
         result = analyze(fw, flows(fw.fabric, args.pattern), args.routing, args.trials, args.seed, args.pattern)

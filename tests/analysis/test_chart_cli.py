@@ -3,37 +3,38 @@
 from __future__ import annotations
 
 import json
-import struct
-import zlib
-
 import pytest
 
-from designer.analysis.chart import RED, BLUE, bar_chart
+from designer.analysis.chart import BLUE, RED, bar_chart
 from designer.cli import main
 from designer.storage import save
 from tests.conftest import preset_fabric
 
-
-def decode(png: bytes):
-    assert png[:8] == b"\x89PNG\r\n\x1a\n"
-    pos, chunks = 8, {}
-    while pos < len(png):
-        (length,) = struct.unpack(">I", png[pos:pos + 4])
-        kind, data = png[pos + 4:pos + 8], png[pos + 8:pos + 8 + length]
-        assert struct.unpack(">I", png[pos + 8 + length:pos + 12 + length])[0] == zlib.crc32(kind + data)
-        chunks[kind] = chunks.get(kind, b"") + data
-        pos += 12 + length
-    width, height, depth, colour = struct.unpack(">IIBB", chunks[b"IHDR"][:10])
-    raw = zlib.decompress(chunks[b"IDAT"])
-    stride = 1 + 3 * width
-    assert (depth, colour, len(raw)) == (8, 2, stride * height)
-    pixels = {tuple(raw[r * stride + 1 + 3 * x:r * stride + 4 + 3 * x]) for r in range(height) for x in range(width)}
-    return width, height, pixels
+RED_RGB, BLUE_RGB = (0xcc, 0, 0), (0x34, 0x65, 0xa4)
 
 
-def test_bar_chart_decodes_with_both_colours():
-    width, height, pixels = decode(bar_chart([0.5, 1.0, 2.0]))
-    assert height == 240 and width > 3 and {RED, BLUE} <= pixels
+def png_pixels(png: bytes) -> set[tuple[int, int, int]]:
+    """The distinct RGB colours of a PNG, decoded by matplotlib's own reader."""
+    import io
+    from matplotlib.image import imread
+    image = imread(io.BytesIO(png), format="png")
+    return {tuple(int(round(255 * c)) for c in px[:3]) for row in image for px in row}
+
+
+def test_bar_chart_png_shows_both_colours_and_is_reproducible():
+    png = bar_chart([0.5, 1.0, 2.0])
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and b"Software" not in png
+    assert {RED_RGB, BLUE_RGB} <= png_pixels(png)
+    assert bar_chart([0.5, 1.0, 2.0]) == png
+
+
+def test_bar_chart_svg_is_reproducible_and_parses():
+    import xml.etree.ElementTree as ET
+    svg = bar_chart([0.5, 1.0, 2.0], "svg")
+    assert svg == bar_chart([0.5, 1.0, 2.0], "svg")
+    root = ET.fromstring(svg)
+    assert root.tag.endswith("svg") and b"<dc:date>" not in svg
+    assert RED.encode() in svg and BLUE.encode() in svg
 
 
 @pytest.fixture
@@ -69,8 +70,13 @@ def test_analyze_command_table_json_chart(design, tmp_path, capsys):
                  "--seed", "5", "--chart", str(chart)]) == 0
     text = capsys.readouterr().out
     assert "busiest link:" in text and "trials with no upstream collision:" in text
-    width, height, pixels = decode(chart.read_bytes())
-    assert len(pixels) > 2
+    assert BLUE_RGB in png_pixels(chart.read_bytes())
+    svg = tmp_path / "loads.svg"
+    assert main(["analyze", str(design), "--pattern", "alltoall", "--chart", str(svg)]) == 0
+    assert svg.read_bytes().startswith(b"<?xml")
+    capsys.readouterr()
+    assert main(["analyze", str(design), "--pattern", "alltoall", "--chart", str(tmp_path / "x.gif")]) == 2
+    assert "name it .png or .svg" in capsys.readouterr().err
     assert main(["analyze", str(design), "--pattern", "rail-ring", "--format", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["routing"] == "ppd" and out["fraction"]["min"] == 1.0 and out["flows"] == 32

@@ -1,0 +1,56 @@
+"""``nccl-check``: judge nccl-tests logs against the design (the work is in designer.nccl)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from .analysis import add_routing_arguments, check_output_file
+from .common import EXIT_FINDINGS, EXIT_OK, CliError, load_design
+
+
+def register(sub) -> None:
+    from ..nccl.runs import COLLECTIVES
+    p = sub.add_parser("nccl-check", help="judge nccl-tests logs against what the design predicts",
+                       description="Reads nccl-tests output (all_reduce_perf, all_gather_perf, reduce_scatter_perf, "
+                                   "alltoall_perf, sendrecv_perf; mpirun/srun output and NCCL_DEBUG=INFO lines may be "
+                                   "mixed in), maps ranks to the design's servers and NICs, compares bus bandwidth by "
+                                   "size with the design's ceiling and collision analysis, and names the likely cause "
+                                   "of a shortfall. Exit status 1 when a verdict needs action.")
+    p.add_argument("file", help="the design file")
+    p.add_argument("logs", nargs="+", metavar="LOG")
+    add_routing_arguments(p)
+    p.add_argument("--collective", choices=COLLECTIVES,
+                   help="the test, for logs that do not say (older nccl-tests print no 'Collective test starting')")
+    p.add_argument("--format", choices=("table", "json"), default="table")
+    p.add_argument("--plot", metavar="OUT.png|OUT.svg", help="also draw measured against expected busbw by size")
+    p.set_defaults(run=run_nccl_check)
+
+
+def run_nccl_check(args) -> int:
+    from ..analysis import AnalysisError
+    from ..analysis.chart import format_of
+    from ..nccl import LogError
+    from ..nccl.check import check_logs
+    from ..nccl.report import result_json, result_text
+    if args.plot:
+        check_output_file(args.plot, "plot")
+        fmt = format_of(Path(args.plot))
+    fabric = load_design(args.file)
+    try:
+        result = check_logs(fabric, [Path(p) for p in args.logs], args.routing, args.trials, args.seed,
+                            args.collective)
+    except (LogError, AnalysisError) as exc:
+        raise CliError(str(exc)) from None
+    if args.format == "json":
+        json.dump(result_json(result), sys.stdout, indent=2)
+        print()
+    else:
+        sys.stdout.write(result_text(result))
+    if args.plot:
+        from ..nccl.plot import busbw_chart
+        from ..storage.yamlio import write_atomic
+        write_atomic(Path(args.plot), busbw_chart(result, fmt))
+        print(f"wrote {args.plot}", file=sys.stderr)
+    return EXIT_OK if result.ok else EXIT_FINDINGS

@@ -1,0 +1,15 @@
+"""nccl-tests logs judged against the design. No Qt.
+
+- `parse`: real nccl-tests output (``all_reduce_perf``, ``all_gather_perf``, ``reduce_scatter_perf``,
+  ``alltoall_perf``, ``sendrecv_perf``) with mpirun/srun prefixes and ``NCCL_DEBUG=INFO`` lines mixed
+  in, into `runs.Run` records; problems of the file itself become located `runs.LogProblem`s.
+- `predict`: what the design says a run should reach (NIC line rate per GPU, the collision analysis of
+  its flows under PPD or ECMP).
+- `diagnose`: the verdict, as `Finding`s naming the likely cause.
+- `report` and `plot`: table, JSON and a measured-against-expected chart (PNG/SVG).
+- `check_logs`: the whole question in one call, for the CLI and for scripts.
+"""
+
+
+class LogError(ValueError):
+    """A log that cannot be used at all; the message names the file and line."""
