@@ -120,8 +120,9 @@ def lint(path: Path, models: Models, running: Path | None = None) -> list[FileRe
 def report(results: list[FileResult], root: Path) -> list[str]:
     """One line per problem (file, object, message), then one summary line."""
     lines = []
+    base = root if (root / "switches").is_dir() else None       # a bundle: paths inside it
     for r in results:
-        shown = r.path.relative_to(root) if r.path.is_relative_to(root) else r.path
+        shown = r.path.relative_to(base) if base is not None else r.path
         for p in r.problems:
             lines.append(f"{shown}: {p.where + ': ' if p.where else ''}{p.message}")
     bad = sum(1 for r in results if r.problems)
