@@ -32,7 +32,7 @@ def bundle(preset: str) -> dict[str, str]:
 
 
 def switch_dirs(files):
-    return sorted({path.split("/")[1] for path in files if path.startswith("switches/")})
+    return sorted({path.split("/")[1] for path in files if path.startswith("switches/") and path.endswith("/config_db.json")})
 
 
 @pytest.mark.parametrize("preset", PRESETS)

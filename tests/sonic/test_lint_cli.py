@@ -8,6 +8,7 @@ from designer.cli import main
 from designer.export import export
 from designer.sonic.lint import merge
 
+from tests.sonic.factory import factory_config
 from tests.sonic.yang_models import small_design, yang, yang_dir  # noqa: F401
 
 
@@ -21,27 +22,6 @@ def bundle(tmp_path, preset="default"):
     out = tmp_path / "bundle"
     export(small_design(preset, "p2p31", "shared", 1.0), out, only=["switches"])
     return out
-
-
-def factory_config(hostname: str, ports: dict) -> dict:
-    """What a SONiC switch holds before the bundle: its platform's identity, management port,
-    buffers (pools, profiles, the lossy PG) and a BGP_NEIGHBOR row from an earlier setup."""
-    return {
-        "DEVICE_METADATA": {"localhost": {"hostname": "sonic", "hwsku": "Generic-64x400G", "platform":
-                                          "x86_64-generic-r0", "mac": "52:54:00:12:34:56", "type": "ToRRouter",
-                                          "buffer_model": "traditional"}},
-        "MGMT_PORT": {"eth0": {"alias": "eth0", "admin_status": "up"}},
-        "MGMT_INTERFACE": {"eth0|192.0.2.10/24": {"gwaddr": "192.0.2.1"}},
-        "PORT": {name: {"lanes": p["lanes"], "alias": p["alias"], "index": p["index"], "speed": p["speed"],
-                        "admin_status": "down"} for name, p in ports.items()},
-        "BUFFER_POOL": {"ingress_lossless_pool": {"mode": "dynamic", "size": "60000000", "type": "ingress"},
-                        "egress_lossless_pool": {"mode": "static", "size": "60000000", "type": "egress"},
-                        "egress_lossy_pool": {"mode": "dynamic", "size": "50000000", "type": "egress"}},
-        "BUFFER_PROFILE": {"ingress_lossy_profile": {"pool": "ingress_lossless_pool", "size": "0",
-                                                     "dynamic_th": "3"}},
-        "BUFFER_PG": {f"{name}|0": {"profile": "ingress_lossy_profile"} for name in ports},
-        "FEATURE": {"bgp": {"state": "enabled", "auto_restart": "enabled"}},
-    }
 
 
 def test_clean_bundle_exits_0_and_counts_every_file(tmp_path, capsys, yang):
@@ -80,7 +60,7 @@ def test_merged_over_the_running_config_is_valid_and_keeps_the_switchs_own_table
     out = bundle(tmp_path)
     leaf = out / "switches" / "su1-leaf-r0"
     ours = json.loads((leaf / "config_db.json").read_text())
-    running = factory_config("sonic", ours["PORT"])
+    running = factory_config(ours["PORT"])
     (tmp_path / "running.json").write_text(json.dumps(running))
     code, stdout, _ = run(capsys, "lint", str(leaf), "--yang-dir", str(yang_dir()),
                           "--running", str(tmp_path / "running.json"))
@@ -98,7 +78,7 @@ def test_merged_check_finds_what_the_running_config_adds(tmp_path, capsys, yang)
     """A redirect pin the PPD agent wrote, saved by `config save`, would break the next reload."""
     out = bundle(tmp_path)
     ours = json.loads((out / "switches" / "su1-leaf-r0" / "config_db.json").read_text())
-    running = factory_config("sonic", ours["PORT"])
+    running = factory_config(ours["PORT"])
     running["ACL_TABLE"] = {"PPD": {"type": "L3", "stage": "ingress", "ports": ["Ethernet0"]}}
     running["ACL_RULE"] = {"PPD|PIN_Ethernet0": {"PRIORITY": "5000", "PACKET_ACTION": "REDIRECT:10.254.0.0@Ethernet224"}}
     folder = tmp_path / "running"
