@@ -19,7 +19,7 @@ def _design(tmp_path, capsys):
 def test_export_writes_the_bundle(tmp_path, capsys):
     path = _design(tmp_path, capsys)
     code, out, err = run(capsys, "export", str(path), "-o", str(tmp_path / "bundle"))
-    assert code == 0 and "wrote 95 files" in out and err == ""
+    assert code == 0 and "wrote 97 files" in out and err == ""
     assert (tmp_path / "bundle" / "switches" / "su1-leaf-r0" / "config_db.json").is_file()
 
 
