@@ -201,8 +201,7 @@ def verify(ours: dict) -> None:
     running = running_config()
     wrong = changes(ours, running)
     if wrong:
-        raise Refused("CONFIG_DB does not hold what was loaded:\n" + "\n".join(wrong[:20])
-                      + "\nroll back with: rail-switch-apply.py rollback")
+        raise Refused("CONFIG_DB does not hold what was loaded:\n" + "\n".join(wrong[:20]))
     print(f"verify: all {sum(len(t) for t in ours.values())} entries are in CONFIG_DB")
 
 
@@ -210,16 +209,20 @@ def cmd_apply(stage: Path) -> int:
     ours, frr, pins = stage_files(stage)
     running = running_config()
     warn_bgp_neighbors(running)
-    backup(running)
+    folder = backup(running)
     restart_bgp = routing_mode(running) != ROUTING_MODE or bool(frr_diff(frr))
-    run("config", "load", "-y", str(stage / "config_db.json"))
-    write_atomic(FRR_CONF, frr.read_bytes())
-    if restart_bgp:
-        run("systemctl", "restart", "bgp")
-    if pins:
-        install_agent(pins)
-    save_without_pins(set(ours.get("ACL_TABLE", {})))
-    verify(ours)
+    try:
+        run("config", "load", "-y", str(stage / "config_db.json"))
+        write_atomic(FRR_CONF, frr.read_bytes())
+        if restart_bgp:
+            run("systemctl", "restart", "bgp")
+        if pins:
+            install_agent(pins)
+        save_without_pins(set(ours.get("ACL_TABLE", {})))
+        verify(ours)
+    except (Refused, OSError) as exc:
+        raise Refused(f"{exc}\nthe switch is part-way: restore it with `{Path(__file__).name} rollback` "
+                      f"(backup {folder})") from None
     return 0
 
 

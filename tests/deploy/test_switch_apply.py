@@ -127,3 +127,13 @@ def test_apply_refuses_an_incomplete_stage_and_changes_nothing(switch, bundle):
     assert switch.calls() == [] and switch.dump() == before and switch.files() == files
     done = switch.run(stage, "rollback")
     assert done.returncode == 1 and "no backup" in done.stderr
+
+
+def test_a_failed_merge_says_how_to_roll_back(switch, bundle):
+    ours, before, stage = prepared(switch, bundle, with_pin=False)
+    broken = switch.tmp / "bin" / "config"
+    broken.write_text(broken.read_text().replace('if verb == "load":', 'if verb == "load":\n    sys.exit(3)'))
+    done = switch.run(stage, "apply", str(stage / LEAF))
+    assert done.returncode == 1
+    assert "config load -y" in done.stderr and "rollback" in done.stderr and "backups/" in done.stderr
+    assert switch.dump() == before
