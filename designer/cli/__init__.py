@@ -13,7 +13,7 @@ import sys
 from .common import CliError, EXIT_USAGE
 
 # Command modules, in the order their commands appear in --help.
-COMMAND_MODULES = ["design", "export", "aid", "importers", "analysis", "nccl", "emulate", "gui"]
+COMMAND_MODULES = ["design", "export", "lint", "aid", "importers", "analysis", "nccl", "emulate", "gui"]
 
 
 def parser() -> argparse.ArgumentParser:

@@ -1,4 +1,5 @@
-"""The ``ansible`` part: ``ansible/inventory.yml`` (from the design) and ``ansible/site.yml`` (static playbook).
+"""The ``ansible`` part: ``ansible/inventory.yml`` (from the design) and ``ansible/site.yml`` (the playbook;
+its switch commands come from `deploy.SWITCH_STEPS`, the same steps README.txt and NOTES.txt print).
 
 Groups: ``gpu_servers``, ``leaves``, ``spines`` and ``rail_<k>`` (the servers with a NIC on rail k
 and the leaves of rail k). Inventory host names are the devices' host names. Host variables
@@ -12,6 +13,7 @@ import yaml
 
 from ..model.fabric import Fabric
 from ..resources import templates_dir
+from .deploy import playbook
 from .names import checked_hostname
 from .parts import Files, Part
 
@@ -55,7 +57,7 @@ def render_inventory(fabric: Fabric) -> str:
 def render_global(fabric: Fabric) -> Files:
     return {
         "ansible/inventory.yml": render_inventory(fabric),
-        "ansible/site.yml": (templates_dir() / "ansible" / "site.yml").read_text(encoding="utf-8"),
+        "ansible/site.yml": playbook((templates_dir() / "ansible" / "site.yml").read_text(encoding="utf-8")),
     }
 
 
@@ -63,6 +65,7 @@ PARTS: list[Part] = [
     Part(name="ansible", description="Ansible inventory (groups per role and per rail) and site.yml that deploys the bundle",
          render_global=render_global,
          apply="cd ansible && ansible-playbook -i inventory.yml site.yml "
-               "(-e host_network=policy-routing to use the iproute2 script instead of netplan)"),
+               "(-e host_network=policy-routing to use the iproute2 script instead of netplan; "
+               "-e rail_action=diff for the switches' dry run, -e rail_action=rollback to restore their last backup)"),
 ]
 

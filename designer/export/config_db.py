@@ -4,7 +4,24 @@ so it is written by the json encoder rather than a template).
 DEVICE_METADATA deliberately carries no ``hwsku``/``platform``: they name the image's own platform
 files, and a guessed value would stop the switch from booting its config. ``config load`` merges
 these tables into the running CONFIG_DB, keeping the device's own values.
-``docker_routing_config_mode: split-unified`` makes FRR read the bundle's ``frr.conf`` as is.
+
+Device type: a leaf faces servers, which SONiC calls ``ToRRouter`` (T0); a spine of this two-tier
+fabric is SONiC's ``LeafRouter`` (T1). ``SpineRouter`` is SONiC's third tier (T2), and SONiC picks
+the buffer defaults and cable lengths by this name (buffers_config.j2: torrouter -> t0,
+leafrouter -> t1, spinerouter -> t2).
+
+BGP has one source of truth, the bundle's frr.conf: no BGP_NEIGHBOR rows. bgpcfgd runs in every
+routing mode (docker-fpm-frr supervisord.conf.j2) and renders each BGP_NEIGHBOR row into FRR on
+top of whatever frr.conf says (bgpcfgd managers_bgp.py, BGPPeerMgrBase). With
+``docker_routing_config_mode: split-unified`` docker-fpm-frr's docker_init.sh generates nothing:
+it keeps /etc/frr/frr.conf (the switch's /etc/sonic/frr/frr.conf), appends its two fpm lines if
+missing, and ``vtysh -b`` loads it. The mode is read when the bgp container starts, so a change
+needs ``systemctl restart bgp`` (the deploy does it).
+
+PPD: the ACL table and the local-destination FORWARD rules only. SONiC's YANG has no way to say
+"redirect to this next hop" (sonic-types packet_action is DROP/ACCEPT/FORWARD/REDIRECT/DO_NOT_NAT/
+DISABLE_TRIM; sonic-acl.yang has no REDIRECT_ACTION), so the per-source pins are installed at run
+time by the bundle's PPD agent (ppd/rail-ppd-agent.py, per leaf ppd-pins.json).
 """
 
 from __future__ import annotations
@@ -14,7 +31,7 @@ import json.encoder
 
 from .qos import qos_tables
 
-DEVICE_TYPE = {"leaf": "LeafRouter", "spine": "SpineRouter"}
+DEVICE_TYPE = {"leaf": "ToRRouter", "spine": "LeafRouter"}
 
 
 def config_db(sw: dict) -> dict:
@@ -32,11 +49,6 @@ def config_db(sw: dict) -> dict:
         } for p in sw["ports"]},
         "LOOPBACK_INTERFACE": {"Loopback0": {}, f"Loopback0|{sw['loopback']}": {}},
         "INTERFACE": {},
-        "BGP_NEIGHBOR": {n["ip"]: {
-            "asn": str(n["asn"]), "name": n["name"], "local_addr": n["local_addr"],
-            "holdtime": str(sw["bgp"]["holdtime"]), "keepalive": str(sw["bgp"]["keepalive"]),
-            "admin_status": "up",
-        } for n in sw["bgp"]["neighbors"]},
     }
     for i in sw["interfaces"]:
         db["INTERFACE"][i["port"]] = {}
@@ -53,15 +65,9 @@ def config_db(sw: dict) -> dict:
         table = ppd["acl_table"]
         db["ACL_TABLE"] = {table: {"type": "L3", "stage": "ingress", "ports": ppd["ports"],
                                    "policy_desc": f"{ppd['name']} proactive path definition"}}
-        rules = {}
-        for r in ppd["local"]:
-            rules[f"{table}|{r['rule']}"] = {"PRIORITY": str(r["priority"]), "PACKET_ACTION": "FORWARD",
-                                             "DST_IP": r["prefix"]}
-        for r in ppd["pins"]:
-            rules[f"{table}|{r['rule']}"] = {"PRIORITY": str(r["priority"]), "PACKET_ACTION": r["redirect"],
-                                             "SRC_IP": r["source_prefix"]}
-        db["ACL_RULE"] = rules
-    db.update(qos_tables([p["name"] for p in sw["ports"] if p["cabled"]]))
+        db["ACL_RULE"] = {f"{table}|{r['rule']}": {"PRIORITY": str(r["priority"]), "PACKET_ACTION": "FORWARD",
+                                                   "DST_IP": r["prefix"]} for r in ppd["local"]}
+    db.update(qos_tables([p["name"] for p in sw["ports"] if p["cabled"]], set(sw["downlinks"])))
     return db
 
 

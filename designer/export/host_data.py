@@ -16,6 +16,10 @@ only format it. Choices made here, once:
   ``26 << 2 = 104`` would mark packets Not-ECT; ``106 = 26 << 2 | 0b10`` marks them ECT(0), so
   switches running WRED/ECN on the lossless queue mark CE instead of dropping and DCQCN can react.
   The DSCP the switch classifies on is 26 either way (106 >> 2 == 26).
+- ``NCCL_CROSS_NIC=0`` in rail-only and per-rail-plane designs: the network joins no two rails
+  there, so NCCL must never connect a NIC to a peer NIC of another rail (it would have no path;
+  NCCL's docs say rails must be joined at the top for cross-NIC rings). Traffic between rails goes
+  over NVLink (PXN). Designs with shared spines leave NCCL's default. Check RD030 explains it.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from ..model.entities import Server
 from ..model.fabric import Fabric
 from ..model.ids import natural_key, split_endpoint
 from ..planning.addressing import rail_pool, svi_key
+from ..planning.reach import rails_isolated_by_design
 from .errors import ExportError
 from .names import checked_hostname, netdev_problem, refuse
 
@@ -111,6 +116,7 @@ def host_data(fabric: Fabric, server_id: str) -> dict:
             "NCCL_IB_GID_INDEX": str(model.gid_index if server.gid_index is None else server.gid_index),
             "NCCL_IB_TC": str(ROCE_TOS),
             "NCCL_SOCKET_IFNAME": "=" + mgmt,
+            **({"NCCL_CROSS_NIC": "0"} if rails_isolated_by_design(fabric) else {}),
         },
     }
 

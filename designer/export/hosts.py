@@ -6,6 +6,7 @@ Stage 1 is `host_data.host_data`; this module only renders its dict through the 
 from __future__ import annotations
 
 from ..model.fabric import Fabric
+from ..resources import templates_dir
 from .env import render
 from .host_data import NETPLAN_FILE, host_data, server_ids
 from .parts import Files, Part
@@ -25,6 +26,14 @@ def render_host(data: dict) -> dict[str, str]:
     return {name: render(template, netplan_file=NETPLAN_FILE, **data) for name, template in HOST_FILES.items()}
 
 
+# Units that run the host scripts at every boot (the same for every host, so once per bundle).
+HOST_UNITS = ["rail-roce-qos.service", "rail-policy-routing.service"]
+
+
+def render_units(fabric: Fabric) -> Files:
+    return {f"hosts/{unit}": (templates_dir() / "systemd" / unit).read_text(encoding="utf-8") for unit in HOST_UNITS}
+
+
 def render_device(fabric: Fabric, server_id: str) -> Files:
     data = host_data(fabric, server_id)
     return {f"hosts/{data['hostname']}/{name}": text for name, text in render_host(data).items()}
@@ -33,10 +42,15 @@ def render_device(fabric: Fabric, server_id: str) -> Files:
 PARTS: list[Part] = [
     Part(
         name="hosts",
-        description="per GPU server: netplan, policy-routing.sh, sysctl.conf, roce-qos.sh, nccl.env",
+        description="per GPU server: netplan, policy-routing.sh, sysctl.conf, roce-qos.sh, nccl.env; "
+                    "systemd units that rerun the scripts at every boot",
         devices=server_ids,
         render_device=render_device,
-        apply="copy netplan.yaml to /etc/netplan/ and run `netplan apply` (or run policy-routing.sh); "
-              "sysctl -p sysctl.conf; run roce-qos.sh; source nccl.env in the job environment",
+        render_global=render_units,
+        apply="netplan.yaml to /etc/netplan/50-rail.yaml and `netplan apply` (or policy-routing.sh as "
+              "/usr/local/sbin/rail-policy-routing.sh with hosts/rail-policy-routing.service enabled); "
+              "sysctl.conf to /etc/sysctl.d/60-rail.conf; roce-qos.sh as /usr/local/sbin/rail-roce-qos.sh "
+              "with hosts/rail-roce-qos.service enabled (`systemctl enable --now`), so both survive a reboot; "
+              "nccl.env as /etc/nccl.conf. The Ansible playbook does exactly this",
     ),
 ]

@@ -1,10 +1,28 @@
 """The RoCE lossless QoS profile as SONiC CONFIG_DB tables (DOMAIN.md section 5).
 
 RoCE data rides DSCP 26 in traffic class / queue / priority group 3, which is lossless (PFC on
-priority 3) and ECN-marked by WRED; congestion notification packets (CNP) ride DSCP 48 in class 6,
-served strictly first. Everything else is class 0. Map references use plain object names, as
-current SONiC does (e.g. ``"dscp_to_tc_map": "ROCE"``; the old ``"[DSCP_TO_TC_MAP|ROCE]"`` form
-is from releases before 202012).
+priority 3, PFC priority 3 -> PG 3) and ECN-marked by WRED; congestion notification packets (CNP)
+ride DSCP 48 in class / queue 6, served strictly first. Everything else is class 0. Map references
+use plain object names, as current SONiC does (``"dscp_to_tc_map": "ROCE"``; the old
+``"[DSCP_TO_TC_MAP|ROCE]"`` form is from releases before 202012).
+
+Buffers. Pool and headroom sizes are the platform's: they exist in the switch's running config
+(buffers_config.j2 of its HWSKU) and this file does not carry BUFFER_POOL, BUFFER_PROFILE or
+BUFFER_PG. Every priority group a class lands in has a profile all the same:
+- PG 3 (lossless): SONiC's buffer manager creates ``BUFFER_PG|<port>|3`` itself from
+  ``PORT_QOS_MAP.pfc_enable`` plus the port's speed and ``CABLE_LENGTH`` (sonic-swss
+  cfgmgr/buffermgr.cpp ``doSpeedUpdateTask``: profile ``pg_lossless_<speed>_<length>_profile`` from
+  the platform's pg_profile_lookup.ini; the dynamic model computes the headroom instead). So the
+  file carries CABLE_LENGTH for every cabled port: 5 m to servers, 40 m between switches (SONiC's
+  own defaults for those neighbour roles in buffers_config.j2; give real lengths where known).
+- CNP (class 6) and the default class share PG 0, the lossy PG every SONiC platform already
+  buffers with its ``ingress_lossy_profile`` (SONiC's default TC_TO_PRIORITY_GROUP_MAP also maps
+  class 6 to PG 0). CNPs are small and few, and egress queue 6 is strict, so a PG of their own
+  would only cost headroom.
+PFC watchdog: SONiC's ``pfcwd start_default`` values (drop after 200 ms of pause storm, restore
+after 200 ms, 200 ms polling) on the lossless priority of every cabled port.
+``PFC_PRIORITY_TO_PRIORITY_GROUP_MAP`` is what SONiC's own qos template writes on Mellanox and
+Barefoot ASICs; on others remove ``pfc_to_pg_map`` if the SAI refuses it (see NOTES.txt).
 """
 
 from __future__ import annotations
@@ -17,20 +35,27 @@ STRICT_SCHEDULER, DWRR_SCHEDULER = "ROCE_STRICT", "ROCE_DWRR"
 # ECN marking between 150 KB and 1.5 MB of queue depth: a common starting point for 400G/800G
 # RoCE; tune on site with the switch vendor's buffer guidance.
 ECN_MIN_BYTES, ECN_MAX_BYTES, ECN_MARK_PERCENT = 153600, 1536000, 5
+LOSSY_PG = 0
+CABLE_LENGTH_NAME = "AZURE"               # the name SONiC's own buffers_config.j2 uses (merges with it)
+SERVER_CABLE, FABRIC_CABLE = "5m", "40m"
+PFCWD_DETECTION_MS = PFCWD_RESTORATION_MS = PFCWD_POLL_MS = 200
+PFCWD_ACTION = "drop"
 
 
 def _map(pairs: dict[int, int], keys: range) -> dict[str, str]:
     return {str(k): str(pairs.get(k, 0)) for k in keys}
 
 
-def qos_tables(ports: list[str]) -> dict[str, dict]:
-    """The global maps and profiles, plus QUEUE and PORT_QOS_MAP for each of ``ports``."""
+def qos_tables(ports: list[str], server_ports: set[str] = frozenset()) -> dict[str, dict]:
+    """The global maps and profiles, plus QUEUE, PORT_QOS_MAP, CABLE_LENGTH and PFC_WD for each of
+    ``ports`` (the cabled ones); ``server_ports`` are those cabled to servers."""
     classes = range(8)
     identity = {tc: tc for tc in classes}
     tables: dict[str, dict] = {
         "DSCP_TO_TC_MAP": {PROFILE: _map({ROCE_DSCP: ROCE_TC, CNP_DSCP: CNP_TC}, range(64))},
         "TC_TO_QUEUE_MAP": {PROFILE: _map(identity, classes)},
-        "TC_TO_PRIORITY_GROUP_MAP": {PROFILE: _map({ROCE_TC: ROCE_TC, CNP_TC: CNP_TC}, classes)},
+        "TC_TO_PRIORITY_GROUP_MAP": {PROFILE: _map({ROCE_TC: ROCE_TC}, classes)},     # the rest to PG 0
+        "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP": {PROFILE: {str(ROCE_TC): str(ROCE_TC)}},
         "MAP_PFC_PRIORITY_TO_QUEUE": {PROFILE: _map(identity, classes)},
         "WRED_PROFILE": {LOSSLESS_WRED: {
             "ecn": "ecn_all",
@@ -48,12 +73,21 @@ def qos_tables(ports: list[str]) -> dict[str, dict]:
         },
         "QUEUE": {},
         "PORT_QOS_MAP": {},
+        "PFC_WD": {"GLOBAL": {"POLL_INTERVAL": str(PFCWD_POLL_MS)}},
     }
+    lengths = {}
     for port in ports:
         tables["QUEUE"][f"{port}|{ROCE_TC}"] = {"wred_profile": LOSSLESS_WRED, "scheduler": DWRR_SCHEDULER}
         tables["QUEUE"][f"{port}|{CNP_TC}"] = {"scheduler": STRICT_SCHEDULER}
         tables["PORT_QOS_MAP"][port] = {
             "dscp_to_tc_map": PROFILE, "tc_to_queue_map": PROFILE, "tc_to_pg_map": PROFILE,
-            "pfc_to_queue_map": PROFILE, "pfc_enable": str(ROCE_TC),
+            "pfc_to_queue_map": PROFILE, "pfc_to_pg_map": PROFILE,
+            "pfc_enable": str(ROCE_TC), "pfcwd_sw_enable": str(ROCE_TC),
         }
+        tables["PFC_WD"][port] = {"action": PFCWD_ACTION, "detection_time": str(PFCWD_DETECTION_MS),
+                                  "restoration_time": str(PFCWD_RESTORATION_MS)}
+        lengths[port] = SERVER_CABLE if port in server_ports else FABRIC_CABLE
+    if lengths:
+        tables["CABLE_LENGTH"] = {CABLE_LENGTH_NAME: lengths}
     return tables
+

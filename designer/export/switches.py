@@ -7,6 +7,7 @@ from ..model.ids import natural_key
 from ..planning.topology import leaf_links
 from .cabling import cable_rows, cabling_csv, topology_dot
 from .config_db import config_db_json
+from .deploy import steps_text, switch_global_files
 from .env import render
 from .parts import Files, Part
 from .errors import require_hostname
@@ -30,7 +31,7 @@ def render_switch(fabric: Fabric, switch_id: str) -> Files:
     return {
         f"{folder}/config_db.json": config_db_json(sw),
         f"{folder}/frr.conf": render("frr/main.j2", sw=sw),
-        f"{folder}/NOTES.txt": render("sonic/notes.j2", sw=sw),
+        f"{folder}/NOTES.txt": render("sonic/notes.j2", sw=sw, steps=steps_text(sw["hostname"])),
     }
 
 
@@ -46,13 +47,14 @@ def render_cabling(fabric: Fabric) -> Files:
 
 
 PARTS: list[Part] = [
-    Part("switches", "SONiC config_db.json, FRR frr.conf and NOTES.txt per switch",
-         devices=switch_ids, render_device=render_switch,
-         apply="copy config_db.json to /etc/sonic/ and run `config load -y`; frr.conf goes to /etc/sonic/frr/ "
-               "(split mode, pbrd enabled); read NOTES.txt first"),
+    Part("switches", "SONiC config_db.json (merged, never reloaded), FRR frr.conf and NOTES.txt per switch; "
+                     "rail-switch-apply.py does every change on a switch (dry run, apply, rollback)",
+         devices=switch_ids, render_device=render_switch, render_global=lambda fabric: switch_global_files(),
+         apply="on each switch, in this order (the Ansible playbook runs the same commands):\n"
+               + steps_text(indent=" " * 16)),
     Part("ppd", "each leaf's proactive path plan: downlink, source, uplink, spine, next hop",
          devices=leaf_ids_with_ppd, render_device=render_ppd,
-         apply="reference only: the same bindings are in each leaf's ACL and pbr-map"),
+         apply="reference only: each leaf's PPD agent installs these pins at run time (see the leaf's NOTES.txt)"),
     Part("cabling", "cabling.csv (one row per cable, switch by switch) and topology.dot (Cumulus PTM)",
          render_global=render_cabling,
          apply="cable from cabling.csv switch by switch; verify with `rail-designer verify DESIGN --lldp DIR`"),

@@ -106,3 +106,26 @@ def test_nic_on_the_right_rail_of_another_su_is_a_warning(default):
     assert finding.ids == (nic, "su2-leaf-r3")
     assert finding.message == f"{nic} of SU 1 is cabled to su2-leaf-r3 of SU 2"
     assert of_code(default, "RD004") == []
+
+
+def test_rd030_explains_the_cross_rail_limit_of_rail_only_and_per_rail_designs(make):
+    from designer.checks import check
+    for fabric, why in ((make("rail-only-32x4"), "no spines"),
+                        (make("superpod-su", sus=2, spine_planes="per-rail"), "no spine is shared")):
+        [finding] = [f for f in check(fabric) if f.code == "RD030"]
+        assert why in finding.message and "rail 0" in finding.message and "PXN" in finding.message
+        assert set(finding.ids) == {leaf.id for leaf in fabric.leaves()}
+    assert [f for f in check(make("default")) if f.code == "RD030"] == []
+
+
+def test_rd030_follows_the_cabling_not_the_settings(make):
+    from designer.checks import check
+    fabric = make("default")
+    for leaf in fabric.leaves():
+        if leaf.rail != 0:
+            continue
+        for link in [l for l in fabric.links.values() if l.a.startswith(leaf.id + "/") or l.b.startswith(leaf.id + "/")]:
+            if "spine" in link.a or "spine" in link.b:
+                fabric.disconnect(link.id)
+    [finding] = [f for f in check(fabric) if f.code == "RD030"]
+    assert "rail 0 | rails 1, 2, 3;" in finding.message

@@ -65,3 +65,31 @@ def test_syntax_check_catches_a_broken_playbook(tmp_path):
     run = subprocess.run([playbook, "--syntax-check", "-i", "inventory.yml", "site.yml"], cwd=tmp_path,
                          capture_output=True, text=True, env=env)
     assert run.returncode != 0
+
+
+def _switch_play(f):
+    site = yaml.safe_load(ANSIBLE.render_global(f)["ansible/site.yml"])
+    [play] = [p for p in site if p["hosts"] == "leaves:spines"]
+    return play
+
+
+def test_switch_play_runs_the_readme_steps_and_never_reloads(tmp_path):
+    """The playbook, README.txt and NOTES.txt say one thing: the same script commands, in order."""
+    from designer.export import export
+    from designer.export.deploy import ANSIBLE_HOST, SWITCH_STEPS
+    f = fabric("default")
+    play = _switch_play(f)
+    commands = [t["ansible.builtin.command"] for t in play["tasks"] if "ansible.builtin.command" in t]
+    out = tmp_path / "bundle"
+    export(f, out, only=["switches", "ansible"])
+    readme = (out / "README.txt").read_text()
+    notes = (out / "switches" / "su1-leaf-r0" / "NOTES.txt").read_text()
+    from_readme = [line.strip() for line in readme.splitlines() if "rail-switch-apply.py " in line and "sudo" in line]
+    assert len(from_readme) == 3 and [s.verb for s in SWITCH_STEPS if s.verb] == ["diff", "apply", "rollback"]
+    assert [c.replace(ANSIBLE_HOST, "<host>") for c in commands] == [c.removeprefix("sudo ") for c in from_readme]
+    for command in from_readme:
+        assert command.replace("<host>", "su1-leaf-r0") in notes
+    text = ANSIBLE.render_global(f)["ansible/site.yml"]
+    assert "config reload" not in text and "__RAIL_" not in text
+    copied_to = [str(t["ansible.builtin.copy"]["dest"]) for t in play["tasks"] if "ansible.builtin.copy" in t]
+    assert copied_to and not any(dest.startswith("/etc/sonic") for dest in copied_to)   # only the script writes there

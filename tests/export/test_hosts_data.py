@@ -67,3 +67,14 @@ def test_bad_interface_names_are_refused_by_name(netdev):
 def test_good_interface_names_pass():
     for name in ["eth0", "ens1np0", "bond0.100", "enp220s0np0", "a_b-c"]:
         assert netdev_problem(name) is None
+
+
+def test_nccl_cross_nic_is_off_exactly_where_rails_are_not_joined():
+    from designer.export.host_data import host_data
+    from tests.export.helpers_hosts import fabric as build_fabric
+    cases = {("rail-only-32x4", "shared"): "0", ("superpod-su", "per-rail"): "0", ("superpod-su", "shared"): None,
+             ("default", "shared"): None}
+    for (preset, planes), expected in cases.items():
+        f = build_fabric(preset, spine_planes=planes) if planes != "shared" else build_fabric(preset)
+        nccl = host_data(f, f.sorted_servers()[0].id)["nccl"]
+        assert nccl.get("NCCL_CROSS_NIC") == expected, (preset, planes)

@@ -32,7 +32,7 @@ def bundle(preset: str) -> dict[str, str]:
 
 
 def switch_dirs(files):
-    return sorted({path.split("/")[1] for path in files if path.startswith("switches/")})
+    return sorted({path.split("/")[1] for path in files if path.startswith("switches/") and path.endswith("/config_db.json")})
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -59,26 +59,46 @@ def test_port_and_interface_tables_agree_with_cabling(preset):
 
 
 @pytest.mark.parametrize("preset", PRESETS)
-def test_acl_rules_point_at_real_ports_and_bgp_neighbours(preset):
+def test_acl_holds_the_local_forward_rules_only_and_bgp_lives_in_frr(preset):
+    """PPD in config_db.json is the table plus local-destination FORWARD rules (the pins are the
+    agent's); BGP neighbours come from frr.conf alone, never from BGP_NEIGHBOR rows."""
     files = bundle(preset)
     for host in switch_dirs(files):
         db = json.loads(files[f"switches/{host}/config_db.json"])
-        assert db["DEVICE_METADATA"]["localhost"]["hostname"] == host
-        neighbours = db["BGP_NEIGHBOR"]
+        meta = db["DEVICE_METADATA"]["localhost"]
+        assert meta["hostname"] == host and meta["docker_routing_config_mode"] == "split-unified"
+        assert "BGP_NEIGHBOR" not in db
+        is_leaf = any(p.get("description", "").startswith("su") and "srv" in p["description"]
+                      for p in db["PORT"].values())
+        assert meta["type"] == ("ToRRouter" if is_leaf else "LeafRouter")
         if "ACL_TABLE" not in db:
-            assert db["DEVICE_METADATA"]["localhost"]["type"] == "SpineRouter" or not neighbours
             continue
         table = db["ACL_TABLE"]["PPD"]
         assert (table["type"], table["stage"]) == ("L3", "ingress")
         assert set(table["ports"]) <= set(db["PORT"])
-        local_priority = min(int(r["PRIORITY"]) for r in db["ACL_RULE"].values() if r["PACKET_ACTION"] == "FORWARD")
-        pins = [r for r in db["ACL_RULE"].values() if r["PACKET_ACTION"].startswith("REDIRECT:")]
-        assert len(pins) == len(table["ports"])
-        for rule in pins:
-            next_hop, _, port = rule["PACKET_ACTION"].removeprefix("REDIRECT:").partition("@")
-            assert port in db["PORT"] and next_hop in neighbours
-            assert f"{port}|{neighbours[next_hop]['local_addr']}/31" in db["INTERFACE"]
-            assert int(rule["PRIORITY"]) < local_priority
+        assert {r["PACKET_ACTION"] for r in db["ACL_RULE"].values()} == {"FORWARD"}
+        assert all(key.startswith("PPD|LOCAL_") and "DST_IP" in r for key, r in db["ACL_RULE"].items())
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_every_class_lands_in_a_buffered_priority_group(preset):
+    """TC 3 is lossless: PFC on priority 3, PFC priority 3 -> PG 3, and CABLE_LENGTH for every cabled
+    port so the buffer manager can size that PG; every other class (CNP too) uses PG 0, the lossy PG
+    the platform buffers itself. PFC watchdog on the lossless priority of every cabled port."""
+    files = bundle(preset)
+    for host in switch_dirs(files):
+        db = json.loads(files[f"switches/{host}/config_db.json"])
+        cabled = {name for name, port in db["PORT"].items() if port["admin_status"] == "up"}
+        tc_to_pg = db["TC_TO_PRIORITY_GROUP_MAP"]["ROCE"]
+        lossless = {qos["pfc_enable"] for qos in db["PORT_QOS_MAP"].values()}
+        assert lossless == {"3"} and tc_to_pg["3"] == "3"
+        assert db["PFC_PRIORITY_TO_PRIORITY_GROUP_MAP"]["ROCE"] == {"3": "3"}
+        assert {pg for tc, pg in tc_to_pg.items() if tc != "3"} == {"0"}
+        assert db["DSCP_TO_TC_MAP"]["ROCE"]["48"] == "6" and db["DSCP_TO_TC_MAP"]["ROCE"]["26"] == "3"
+        assert set(db["CABLE_LENGTH"]["AZURE"]) == cabled
+        assert set(db["PFC_WD"]) == cabled | {"GLOBAL"}
+        assert all(db["PORT_QOS_MAP"][p]["pfcwd_sw_enable"] == "3" for p in cabled)
+        assert not any(t.startswith("BUFFER_") for t in db)           # the platform's, see export/qos.py
 
 
 def _vtysh() -> str | None:
@@ -111,17 +131,6 @@ def test_frr_parser_really_rejects_a_broken_file(tmp_path):
     conf.write_text(bundle("default")["switches/su1-leaf-r0/frr.conf"].replace("set vrf unchanged", "set vrf"))
     result = subprocess.run([vtysh, "--dryrun", "--inputfile", str(conf)], capture_output=True, text=True, timeout=60)
     assert result.returncode != 0
-
-
-def test_frr_pbr_matches_config_db_acl():
-    files = bundle("rail-optimized-64x4")
-    frr = files["switches/su1-leaf-r0/frr.conf"]
-    db = json.loads(files["switches/su1-leaf-r0/config_db.json"])
-    for rule in db["ACL_RULE"].values():
-        if rule["PACKET_ACTION"].startswith("REDIRECT:"):
-            next_hop, _, port = rule["PACKET_ACTION"].removeprefix("REDIRECT:").partition("@")
-            assert f" match src-ip {rule['SRC_IP']}\n set nexthop {next_hop} {port}\n" in frr
-    assert frr.count(" pbr-policy PPD-su1-leaf-r0\n") == 64
 
 
 @pytest.mark.parametrize("preset", ["default", "rail-optimized-64x4"])

@@ -1,0 +1,1 @@
+"""SONiC specifics checked with SONiC's own tools: its YANG models (libyang) for config_db.json."""
