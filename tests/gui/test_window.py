@@ -17,7 +17,7 @@ def test_corrupt_file_shows_one_line_error_and_keeps_the_design(window, tmp_path
     monkeypatch.setattr(QMessageBox, "critical", lambda parent, title, text, *a: shown.append(text))
     before = dumps(window.document.fabric)
     fabric = window.document.fabric
-    assert window.open_file(bad) is False
+    assert window.files.open_file(bad) is False
     assert len(shown) == 1 and "broken.fabric.yaml" in shown[0] and "\n" not in shown[0].strip()
     assert "Traceback" not in shown[0]
     assert window.document.fabric is fabric and dumps(fabric) == before
@@ -29,10 +29,10 @@ def test_save_then_open_round_trips_and_title_shows_unsaved_marker(window, tmp_p
     window.document.execute(MoveNicCommand(f, "su1-srv01/nic0", "su1-leaf-r1"))
     assert window.windowTitle().startswith("*")
     path = tmp_path / "design.fabric.yaml"
-    assert window._save_to(path)
+    assert window.files.save_to(path)
     assert not window.windowTitle().startswith("*") and "design.fabric.yaml" in window.windowTitle()
     text = dumps(f)
-    assert window.open_file(path)
+    assert window.files.open_file(path)
     assert window.document.fabric is not f and dumps(window.document.fabric) == text
     assert window.scene.fabric is window.document.fabric
 
@@ -44,7 +44,7 @@ def test_open_over_unsaved_changes_asks_and_cancel_keeps_them(window, tmp_path, 
     asked = []
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: asked.append(a) or QMessageBox.Cancel)
     fabric = window.document.fabric
-    assert window.open_file(other) is False
+    assert window.files.open_file(other) is False
     assert asked and window.document.fabric is fabric and window.document.dirty
 
 
@@ -60,7 +60,7 @@ def test_recovery_file_restores_an_unsaved_edit(qtbot, window, tmp_path, default
     from designer.gui.app import default_fabric as fresh
     second = MainWindow(fresh(), recovery_path=window.recovery.path)
     qtbot.addWidget(second)
-    assert second.offer_restore()
+    assert second.files.offer_restore()
     assert dumps(second.document.fabric) == edited
     assert second.document.dirty and second.windowTitle().startswith("*")
     assert second.document.fabric.peer("su1-srv01/nic0").startswith("su1-leaf-r1/")
@@ -70,7 +70,7 @@ def test_saving_removes_the_recovery_file(window, tmp_path):
     window.document.execute(MoveNicCommand(window.document.fabric, "su1-srv01/nic0", "su1-leaf-r1"))
     window.recovery.save_now()
     assert window.recovery.pending()
-    window._save_to(tmp_path / "kept.fabric.yaml")
+    window.files.save_to(tmp_path / "kept.fabric.yaml")
     assert not window.recovery.pending()
 
 

@@ -7,9 +7,11 @@ from PySide6.QtGui import QPen
 from PySide6.QtWidgets import QGraphicsItem
 
 from .. import style
-from .device import lod_of
+from .device import DIM_OPACITY, lod_of
 
 PORT_LOD = 0.3
+_FLAGS = (QGraphicsItem.ItemIsSelectable | QGraphicsItem.ItemUsesExtendedStyleOption
+          | QGraphicsItem.ItemIgnoresParentOpacity)
 
 
 class NicItem(QGraphicsItem):
@@ -21,10 +23,10 @@ class NicItem(QGraphicsItem):
         self._rect = QRectF(0, 0, size, size)
         self._bounds = self._rect.adjusted(-1, -1, 1, 1)
         self.rail = rail
-        self.error = False
-        self.setFlags(QGraphicsItem.ItemIsSelectable | QGraphicsItem.ItemUsesExtendedStyleOption)
+        self.mark: str | None = None
+        self.dimmed = False
+        self.setFlags(_FLAGS)
         self.setZValue(3)
-        self.setToolTip(model_id)
 
     def boundingRect(self) -> QRectF:
         return self._bounds
@@ -34,17 +36,27 @@ class NicItem(QGraphicsItem):
             self.rail = rail
             self.update()
 
-    def set_error(self, error: bool) -> None:
-        if error != self.error:
-            self.error = error
-            self.update()
+    def set_mark(self, severity: str | None) -> bool:
+        if severity == self.mark:
+            return False
+        self.mark = severity
+        self.update()
+        return True
+
+    def set_dimmed(self, dimmed: bool) -> bool:
+        if dimmed == self.dimmed:
+            return False
+        self.dimmed = dimmed
+        self.setOpacity(DIM_OPACITY if dimmed else 1.0)
+        return True
 
     def paint(self, painter, option, widget=None) -> None:
         if lod_of(painter, option) < PORT_LOD:
             return
         selected = self.isSelected()
-        pen = QPen(style.SELECTED if selected else style.ERROR if self.error else style.rail_colour(self.rail).darker(160),
-                   2 if (selected or self.error) else 1)
+        marked = style.MARK_COLOURS.get(self.mark)
+        pen = QPen(style.SELECTED if selected else marked or style.rail_colour(self.rail).darker(160),
+                   2 if (selected or marked) else 1)
         pen.setCosmetic(True)
         painter.setPen(pen)
         painter.setBrush(style.rail_colour(self.rail))

@@ -1,9 +1,12 @@
-"""Zoomed out, every cable of the design drawn by one item: a `drawLines` call per colour.
+"""The cable layer: one item that draws the design's plain cables with a `drawLines` call per
+colour, zoomed in and zoomed out.
 
 Painting 16,000 cable items one Python call each took ~200 ms per repaint of a 1,024-server
-design; one batched call per colour halves it (what is left is rasterising the lines). While the
-view is zoomed out the scene hides the per-cable and per-NIC items (too small to point at anyway)
-and shows this layer instead. Changes are applied per cable and repaint only the cable's area.
+design, and zoomed in on any SU a few thousand long leaf-spine cables still cross the view. So
+a cable item paints itself only when it looks special (selected, red, marked, on a traced path,
+loaded): a plain or dimmed one has no contents of its own and this layer draws it. Zoomed out the
+scene hides the cable and NIC items (too small to point at) and this layer draws every cable,
+plain leaf-spine ones as a faint haze. Changes are applied per cable and repaint only its area.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtWidgets import QGraphicsItem
 
-from .link import LinkItem, pen_for
+from .link import LAYER_KINDS, LinkItem, pen_for
 
 OVERVIEW_LOD = 0.3   # below this zoom the scene is drawn in overview mode
 
@@ -22,19 +25,28 @@ class LinkOverviewItem(QGraphicsItem):
     def __init__(self):
         super().__init__()
         self._groups: dict[tuple, dict[str, object]] = {}   # pen key -> link id -> QLineF
+        self._lists: dict[tuple, list] = {}                  # pen key -> its lines, as drawn (rebuilt on change)
         self._where: dict[str, tuple[tuple, QRectF]] = {}    # link id -> (pen key, bounds)
         self._bounds = QRectF()
-        self.setZValue(0)
+        self.overview = False            # zoomed out: draw every group; zoomed in: only the plain ones
+        self.setZValue(-1)
         self.setAcceptedMouseButtons(Qt.NoButton)
+
+    def set_overview(self, on: bool) -> None:
+        if on != self.overview:
+            self.overview = on
+            self.update()
 
     def show_link(self, item: LinkItem) -> None:
         """Add or refresh one cable (new, moved, re-coloured or marked)."""
-        key, rect = item.pen_key(), item.boundingRect()
+        key, rect = item.overview_key(), item.boundingRect()
         old = self._where.get(item.model_id)
         if old is not None:
             self._groups[old[0]].pop(item.model_id, None)
+            self._lists.pop(old[0], None)
             self.update(old[1])
         self._groups.setdefault(key, {})[item.model_id] = item.line()
+        self._lists.pop(key, None)
         self._where[item.model_id] = (key, rect)
         if not self._bounds.contains(rect):
             self.prepareGeometryChange()
@@ -45,15 +57,32 @@ class LinkOverviewItem(QGraphicsItem):
         old = self._where.pop(link_id, None)
         if old is not None:
             self._groups[old[0]].pop(link_id, None)
+            self._lists.pop(old[0], None)
             self.update(old[1])
+
+    def drawn(self) -> set[str]:
+        """The cable ids this layer draws at the current zoom."""
+        return {i for key, group in self._groups.items() if self.overview or _layer_key(key) for i in group}
 
     def boundingRect(self) -> QRectF:
         return self._bounds
 
     def paint(self, painter, option, widget=None) -> None:
-        # red (cross-rail or flagged) cables last, so they are drawn on top
-        for key in sorted(self._groups, key=lambda k: (k[0] == "red", str(k))):
-            lines = self._groups[key]
+        # the leaf-spine haze first, red (cross-rail or flagged) cables last, so they are drawn on top
+        for key in sorted(self._groups, key=lambda k: (k[0] != "haze", k[0] == "red", str(k))):
+            if not self.overview and not _layer_key(key):
+                continue                     # zoomed in, that cable's own item draws it
+            lines = self._lists.get(key)
+            if lines is None:
+                lines = self._lists[key] = list(self._groups[key].values())
             if lines:
-                painter.setPen(pen_for(key))
-                painter.drawLines(list(lines.values()))
+                painter.setPen(pen_for(key if self.overview else _detail_key(key)))
+                painter.drawLines(lines)
+
+
+def _layer_key(key: tuple) -> bool:
+    return key[0] in LAYER_KINDS or key[0] == "haze"
+
+
+def _detail_key(key: tuple) -> tuple:
+    return ("plain", key[1]) if key[0] == "haze" else key
