@@ -30,14 +30,23 @@ class FabricCommand(QUndoCommand):
     def revert(self) -> None:
         raise NotImplementedError
 
+    def run(self) -> None:
+        """Apply, noting the SUs and rails the edit brought into the design (an undo drops them again)."""
+        sus, rails = set(self.fabric.sus), set(self.fabric.rails)
+        self.apply()
+        self._made = (set(self.fabric.sus) - sus, set(self.fabric.rails) - rails)
+
     def redo(self) -> None:
         if self._skip_redo:
             self._skip_redo = False
             return
-        self.apply()
+        self.run()
 
     def undo(self) -> None:
         self.revert()
+        made = getattr(self, "_made", None)
+        if made and (made[0] or made[1]):
+            self.fabric.forget_unused(*made)
 
 
 class AddDeviceCommand(FabricCommand):

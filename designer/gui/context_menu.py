@@ -12,7 +12,9 @@ def context_menu(window, model_id: str | None, scene_pos) -> QMenu | None:
     """Build (not show) the menu for a right-click on ``model_id`` (None: the empty canvas)."""
     scene, edit, fabric = window.scene, window.edit, window.document.fabric
     selected = scene.selected_ids()
-    if model_id is not None and model_id not in selected:
+    if model_id is None:
+        scene.clearSelection()
+    elif model_id not in selected:
         scene.select_ids([model_id])
         selected = [model_id]
     targets = selected if model_id is not None else []

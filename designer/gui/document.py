@@ -40,7 +40,7 @@ class Document(QObject):
     def execute(self, command: FabricCommand) -> str | None:
         """Apply ``command`` and push it; a refused edit returns the model's reason and changes nothing."""
         try:
-            command.apply()
+            command.run()
         except (ModelError, PlanningError, ValueError, KeyError) as exc:
             return _reason(exc)
         command._skip_redo = True

@@ -83,8 +83,20 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(self.findings, self.analysis)
         self.tabifyDockWidget(self.findings, self.as_built)
         self.findings.raise_()
+        self._docks_sized = False
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if not self._docks_sized:            # dock sizes only take once the window has its size
+            self._docks_sized = True
+            QTimer.singleShot(0, self._size_docks)
+
+    def _size_docks(self) -> None:
+        """The canvas gets most of the window; the findings a strip under it."""
         self.resizeDocks([self.findings], [150], Qt.Vertical)
-        self.resizeDocks([self.palette, self.inspector], [190, 400], Qt.Horizontal)
+        self.resizeDocks([self.palette, self.inspector], [180, 400], Qt.Horizontal)
+        self.resizeDocks([self.palette, self.history], [420, 200], Qt.Vertical)
+        self.resizeDocks([self.inspector, self.preview], [300, 400], Qt.Vertical)
 
     def _make_status_bar(self) -> None:
         bar = self.statusBar()

@@ -18,14 +18,13 @@ from ..model.fabric import Fabric
 from ..model.ids import split_endpoint
 from ..planning import layout as geo
 from . import style
-from .items import DeviceItem, LinkItem, LinkOverviewItem, NicItem, ServerItem, SwitchItem
+from .items import CableLayers, DeviceItem, LinkItem, NicItem, ServerItem, SuPlatesItem, SwitchItem
 
 # A fixed depth for the scene's BSP index: Qt's automatic depth grows with the item count until
 # re-indexing one long leaf-spine cable costs milliseconds (touching thousands of tree leaves).
 BSP_DEPTH = 10
 MARGIN = 60
 SU_TITLE_PX = 13      # SU names keep this on-screen size at any zoom
-COLLAPSED_FILL = QColor("#cfd8dc")
 _NO_PORTS: dict[str, int] = {}
 _UNSET = object()
 
@@ -46,7 +45,8 @@ class FabricScene(QGraphicsScene):
         self.links: dict[str, LinkItem] = {}
         self._shown: dict[str, object] = {}          # device id -> the entity its item shows
         self._port_index: dict[tuple, dict[str, int]] = {}
-        self.overview: LinkOverviewItem | None = None
+        self.overview: CableLayers | None = None
+        self.plates: SuPlatesItem | None = None
         self.overview_mode = False         # zoomed out: one layer draws every cable, NICs hidden
         self.decorate = None               # callable(item), applied to every new item (canvas marks)
         self.tooltip_for = None            # callable(model id) -> text, asked when the mouse rests on an item
@@ -65,9 +65,10 @@ class FabricScene(QGraphicsScene):
         self._selected_links = set()
         self.layout = geo.Layout()
         self.collapsed = set()
-        self.overview = LinkOverviewItem()
+        self.overview = CableLayers(self)
         self.overview.set_overview(self.overview_mode)
-        self.addItem(self.overview)
+        self.plates = SuPlatesItem()
+        self.addItem(self.plates)
         self.fabric = fabric
         fabric.subscribe(self._on_event)
         self.reconcile()
@@ -182,6 +183,7 @@ class FabricScene(QGraphicsScene):
                 item.setPos(box.x, box.y)
                 item.setVisible(not hidden)
                 moved.append(device_id)
+        self.plates.set_layout(new)
         rect = QRectF(-MARGIN, -MARGIN, new.width + 2 * MARGIN, new.height + 2 * MARGIN)
         grow = max(rect.width(), rect.height()) / 2      # room to pan past the edges at any zoom
         self.setSceneRect(rect.adjusted(-grow, -grow, grow, grow))
@@ -316,8 +318,11 @@ class FabricScene(QGraphicsScene):
         return sorted(it.model_id for it in self.selectedItems() if hasattr(it, "model_id"))
 
     def item_at(self, pos: QPointF, transform: QTransform | None = None):
-        """The topmost visible model item at ``pos`` (a NIC before its server, a switch before a cable)."""
+        """The topmost visible model item at ``pos`` (a NIC before its server, a switch before a
+        cable); nothing behind an SU plate (what passes behind an SU is not there to point at)."""
         for item in self.items(pos, Qt.IntersectsItemShape, Qt.DescendingOrder, transform or QTransform()):
+            if item is self.plates:
+                return None
             if hasattr(item, "model_id") and item.isVisible():
                 return item
         return None
@@ -345,18 +350,6 @@ class FabricScene(QGraphicsScene):
         return self.layout.su_at(pos.x(), pos.y())
 
     # ------------------------------------------------------------------ background: SUs and rail lanes
-    def drawBackground(self, painter, rect) -> None:
-        super().drawBackground(painter, rect)
-        for lane in self.layout.lanes:
-            b = lane.box
-            r = QRectF(b.x, b.y, b.w, b.h)
-            if r.intersects(rect):
-                painter.fillRect(r, style.lane_colour(lane.rail))
-        for su, b in self.layout.collapsed.items():
-            r = QRectF(b.x, b.y, b.w, b.h)
-            if r.intersects(rect):
-                painter.fillRect(r, COLLAPSED_FILL)
-
     def drawForeground(self, painter, rect) -> None:
         """SU names on top of the cables, at a readable size whatever the zoom."""
         scale = max(painter.worldTransform().m11(), 1e-6)

@@ -39,6 +39,9 @@ class FabricView(QGraphicsView):
         self.setRenderHint(QPainter.TextAntialiasing, True)
         self.setAcceptDrops(True)
         self.setFocusPolicy(Qt.StrongFocus)
+        # no scroll bars: the minimap, the middle button, the Pan mode and the arrow keys move the view
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
         self.overlays: list = []         # widgets kept in a corner of the viewport (legend, minimap)
         self.auto_fit = True             # until the user zooms or pans, a resize fits the design again
 

@@ -164,18 +164,20 @@ def compute(fabric: Fabric, collapsed=frozenset(), columns: int | None = None) -
     spine_rows = math.ceil(len(spines) / _spines_per_row(width)) if spines else 0
     top = spine_rows * SPINE_ROW + SPINE_GAP if spines else 0.0
     y = top
-    bottom = top
+    bottom = spine_rows * SPINE_ROW
     for start in range(0, len(sus), out.columns):
         row = sus[start:start + out.columns]
         row_h = max(COLLAPSED_H + SU_TITLE if su in collapsed else full_h for su in row)
+        ends = []
         for col, su in enumerate(row):
             x = col * (block_w + SU_GAP)
             if su in collapsed:
-                _collapsed_block(out, su, x, y, block_w, lane_w, leaves_by_su.get(su, []), servers_by_su.get(su, []))
+                ends.append(_collapsed_block(out, su, x, y, block_w, lane_w, leaves_by_su.get(su, []),
+                                             servers_by_su.get(su, [])))
             else:
-                _block(out, su, x, y, block_w, lane_w, lanes, stack, pitch, cols, full_h,
-                       leaves_by_su.get(su, []), servers_by_su.get(su, []))
-        bottom = y + row_h
+                ends.append(_block(out, su, x, y, block_w, lane_w, lanes, stack, pitch, cols, full_h,
+                                   leaves_by_su.get(su, []), servers_by_su.get(su, [])))
+        bottom = max(ends)                 # the last row ends where its contents end, not its reserve
         y += row_h + SU_ROW_GAP
     _place_spines(spines, out, width)
     out.width, out.height = width, max(bottom, SWITCH_H if spines else 0.0)
@@ -195,7 +197,8 @@ def _columns(count: int, cell_w: float, cell_h: float) -> int:
     return best
 
 
-def _block(out, su, x, y, block_w, lane_w, lanes, stack, pitch, cols, full_h, leaves, servers) -> None:
+def _block(out, su, x, y, block_w, lane_w, lanes, stack, pitch, cols, full_h, leaves, servers) -> float:
+    """Place one SU's lanes, leaves and servers; returns where its contents end (y)."""
     leaf_y = y + SU_TITLE
     for rail in range(lanes):
         out.lanes.append(Lane(su, rail, Box(x + rail * lane_w, leaf_y - 10, lane_w, stack * LEAF_STACK + 12)))
@@ -214,11 +217,13 @@ def _block(out, su, x, y, block_w, lane_w, lanes, stack, pitch, cols, full_h, le
         out.boxes[server.id] = Box(sx, sy, server_width(len(server.nics)), SERVER_H)
         out.su_of[server.id] = su
         out.nic_slots[server.id] = tuple(sorted(n.index for n in server.nics))
-    last = server_y + math.ceil(len(servers) / cols) * (SERVER_H + ROW_GAP) - ROW_GAP if servers else server_y
+    last = server_y + math.ceil(len(servers) / cols) * (SERVER_H + ROW_GAP) - ROW_GAP if servers else leaf_y + \
+        stack * LEAF_STACK
     out.su_blocks[su] = Box(x, y, block_w, max(full_h, last - y))
+    return last
 
 
-def _collapsed_block(out, su, x, y, block_w, lane_w, leaves, servers) -> None:
+def _collapsed_block(out, su, x, y, block_w, lane_w, leaves, servers) -> float:
     block = Box(x, y + SU_TITLE, block_w, COLLAPSED_H)
     out.collapsed[su] = block
     out.su_blocks[su] = Box(x, y, block_w, SU_TITLE + COLLAPSED_H)
@@ -230,6 +235,7 @@ def _collapsed_block(out, su, x, y, block_w, lane_w, leaves, servers) -> None:
         out.boxes[server.id] = block
         out.su_of[server.id] = su
         out.hidden.add(server.id)
+    return block.y + block.h
 
 
 def _stack_depth(leaves: list[Switch]) -> int:

@@ -124,8 +124,7 @@ def test_one_layer_draws_the_plain_cables_zoomed_in_and_every_cable_zoomed_out(w
     from designer.gui.commands import MoveNicCommand
     window.document.execute(MoveNicCommand(fabric, "su1-srv01/nic0", "su1-leaf-r1"))
     moved = fabric.link_at("su1-srv01/nic0").id
-    red = scene.overview._groups.get(("red", None), {})
-    assert moved in red and len({i for g in scene.overview._groups.values() for i in g}) == len(fabric.links)
+    assert scene.overview.key_of(moved) == ("red", None) and scene.overview.drawn() == set(fabric.links)
     assert not scene.links[moved].flags() & scene.links[moved].GraphicsItemFlag.ItemHasNoContents
     view.zoom(1000)                                     # back in: the NICs return, the layer draws the plain cables
     assert not scene.overview_mode and not scene.overview.overview

@@ -19,6 +19,8 @@ def _leaf_with_room(f, speed):
 
 CASES = {
     "add server": lambda f: c.AddDeviceCommand(f, make_server(f.catalog, "su1-srv05", "gpu-4x400g", 1, 4)),
+    "add server to a new SU": lambda f: c.AddDeviceCommand(f, make_server(f.catalog, "su7-srv01", "gpu-4x400g", 7, 4)),
+    "nic rail to a new rail": lambda f: c.SetNicRailCommand(f, "su1-srv03/nic1", 6),
     "add leaf": lambda f: c.AddDeviceCommand(
         f, Switch("su1-leaf-r0-2", "su1-leaf-r0-2", Role.LEAF, "asterfusion-cx732q-n", su=1, rail=0)),
     "add spine": lambda f: c.AddDeviceCommand(

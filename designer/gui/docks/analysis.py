@@ -159,11 +159,14 @@ class AnalysisDock(QDockWidget):
         self.table.setReadOnly(True)
         self.table.setLineWrapMode(QPlainTextEdit.NoWrap)
         self.table.setFont(QFontDatabase.systemFont(QFontDatabase.FixedFont))
-        layout = QVBoxLayout(tab)
-        layout.addLayout(form)
-        layout.addLayout(row)
-        layout.addWidget(self.analysis_note)
-        layout.addWidget(self.table, 1)
+        controls = QVBoxLayout()
+        controls.addLayout(form)
+        controls.addLayout(row)
+        controls.addWidget(self.analysis_note)
+        controls.addStretch(1)
+        layout = QHBoxLayout(tab)          # side by side: the bottom dock area stays short
+        layout.addLayout(controls, 1)
+        layout.addWidget(self.table, 3)
         return tab
 
     def running(self) -> bool:

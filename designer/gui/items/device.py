@@ -25,6 +25,10 @@ def lod_of(painter, option) -> float:
 
 
 def short_label(name: str) -> str:
+    """``su1-leaf-r3`` -> ``r3``, ``su1-srv07`` -> ``srv07``, ``p3-spine-01`` -> ``p3-01``, ``spine-01`` -> ``01``."""
+    if "spine-" in name:
+        head, _, number = name.rpartition("spine-")
+        return f"{head}{number}" if head.endswith("-") else number
     return name.rsplit("-", 1)[-1] if "-" in name else name
 
 

@@ -1,12 +1,14 @@
-"""The cable layer: one item that draws the design's plain cables with a `drawLines` call per
-colour, zoomed in and zoomed out.
+"""The cable layers: items that draw the design's plain cables with a `drawLines` call per
+colour, zoomed in and zoomed out; one for the leaf-spine cables, below the SU plates (so a cable
+from a lower SU row passes behind the SUs above it and shows in the gaps, like a cable tray), one
+for the server cables, above them.
 
 Painting 16,000 cable items one Python call each took ~200 ms per repaint of a 1,024-server
 design, and zoomed in on any SU a few thousand long leaf-spine cables still cross the view. So
 a cable item paints itself only when it looks special (selected, red, marked, on a traced path,
 loaded): a plain or dimmed one has no contents of its own and this layer draws it. Zoomed out the
-scene hides the cable and NIC items (too small to point at) and this layer draws every cable,
-plain leaf-spine ones as a faint haze. Changes are applied per cable and repaint only its area.
+scene hides the NIC items (too small to point at) and the layers draw every cable. Changes are
+applied per cable and repaint only its area.
 """
 
 from __future__ import annotations
@@ -19,17 +21,20 @@ from .link import LAYER_KINDS, LinkItem, pen_for
 OVERVIEW_LOD = 0.3   # below this zoom the scene is drawn in overview mode
 
 
+FABRIC_Z, PLATES_Z, HOST_Z = -3, -2, -1
+
+
 class LinkOverviewItem(QGraphicsItem):
     kind = "overview"
 
-    def __init__(self):
+    def __init__(self, z: float = HOST_Z):
         super().__init__()
         self._groups: dict[tuple, dict[str, object]] = {}   # pen key -> link id -> QLineF
         self._lists: dict[tuple, list] = {}                  # pen key -> its lines, as drawn (rebuilt on change)
         self._where: dict[str, tuple[tuple, QRectF]] = {}    # link id -> (pen key, bounds)
         self._bounds = QRectF()
         self.overview = False            # zoomed out: draw every group; zoomed in: only the plain ones
-        self.setZValue(-1)
+        self.setZValue(z)
         self.setAcceptedMouseButtons(Qt.NoButton)
 
     def set_overview(self, on: bool) -> None:
@@ -64,6 +69,10 @@ class LinkOverviewItem(QGraphicsItem):
         """The cable ids this layer draws at the current zoom."""
         return {i for key, group in self._groups.items() if self.overview or _layer_key(key) for i in group}
 
+    def key_of(self, link_id: str) -> tuple | None:
+        where = self._where.get(link_id)
+        return where[0] if where else None
+
     def boundingRect(self) -> QRectF:
         return self._bounds
 
@@ -86,3 +95,40 @@ def _layer_key(key: tuple) -> bool:
 
 def _detail_key(key: tuple) -> tuple:
     return ("plain", key[1]) if key[0] == "haze" else key
+
+
+class CableLayers:
+    """The two layers as one: a cable goes to the fabric layer (leaf-spine, under the SU plates) or
+    to the host layer (server cables, over them)."""
+
+    def __init__(self, scene):
+        self.fabric = LinkOverviewItem(FABRIC_Z)
+        self.host = LinkOverviewItem(HOST_Z)
+        for layer in (self.fabric, self.host):
+            scene.addItem(layer)
+
+    def _layer(self, item: LinkItem) -> LinkOverviewItem:
+        return self.fabric if item.fabric_tier else self.host
+
+    def show_link(self, item: LinkItem) -> None:
+        layer = self._layer(item)
+        (self.host if layer is self.fabric else self.fabric).hide_link(item.model_id)
+        layer.show_link(item)
+
+    def hide_link(self, link_id: str) -> None:
+        self.fabric.hide_link(link_id)
+        self.host.hide_link(link_id)
+
+    def set_overview(self, on: bool) -> None:
+        self.fabric.set_overview(on)
+        self.host.set_overview(on)
+
+    @property
+    def overview(self) -> bool:
+        return self.host.overview
+
+    def drawn(self) -> set[str]:
+        return self.fabric.drawn() | self.host.drawn()
+
+    def key_of(self, link_id: str) -> tuple | None:
+        return self.fabric.key_of(link_id) or self.host.key_of(link_id)

@@ -1,0 +1,55 @@
+"""The SU plates: each SU block painted as an opaque plate with its rail lanes, between the
+leaf-spine cables (below) and the SU's own devices and server cables (above), so cables from
+other SUs pass behind it instead of across its servers."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QGraphicsItem
+
+from .. import style
+from .overview import PLATES_Z
+
+PLATE = QColor("#f4f6f7")
+COLLAPSED = QColor("#cfd8dc")
+PAD = 8
+
+
+class SuPlatesItem(QGraphicsItem):
+    kind = "plates"
+
+    def __init__(self):
+        super().__init__()
+        self.layout = None
+        self._bounds = QRectF()
+        self.setZValue(PLATES_Z)
+        self.setAcceptedMouseButtons(Qt.NoButton)
+        self.setFlag(QGraphicsItem.ItemUsesExtendedStyleOption)
+
+    def set_layout(self, layout) -> None:
+        self.prepareGeometryChange()
+        self.layout = layout
+        self._bounds = QRectF(-PAD, -PAD, layout.width + 2 * PAD, layout.height + 2 * PAD)
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        return self._bounds
+
+    def paint(self, painter, option, widget=None) -> None:
+        if self.layout is None:
+            return
+        exposed = option.exposedRect
+        for su, b in self.layout.su_blocks.items():
+            r = QRectF(b.x - PAD, b.y + 12, b.w + 2 * PAD, b.h - 12 + PAD)
+            if r.intersects(exposed):
+                painter.fillRect(r, PLATE)
+        for lane in self.layout.lanes:
+            b = lane.box
+            r = QRectF(b.x, b.y, b.w, b.h)
+            if r.intersects(exposed):
+                painter.fillRect(r, style.lane_colour(lane.rail))
+        for b in self.layout.collapsed.values():
+            r = QRectF(b.x, b.y, b.w, b.h)
+            if r.intersects(exposed):
+                painter.fillRect(r, COLLAPSED)
