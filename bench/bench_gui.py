@@ -183,20 +183,17 @@ def main(argv: list[str]) -> int:
         window.resize(1600, 1000)
         window.show()
         app.processEvents()
-        if "--big-only" not in argv:
-            path = Path(tmp) / "1024.fabric.yaml"
-            save(build(SPEC_1024, builtin_catalog()), path)
-            print("1,024 servers x 8 rails:")
-            open_design(app, window, path, "1,024 servers", 3000)
-            edits(app, window)
-            bulk(app, window)
-            usability(app, window)
-        if "--no-big" not in argv:
-            path = Path(tmp) / "4096.fabric.yaml"
-            save(build(SPEC_4096, builtin_catalog()), path)
-            print("4,096 servers x 8 rails:")
-            open_design(app, window, path, "4,096 servers", 10000)
-            usability(app, window)
+        runs = [("1,024", SPEC_1024, 3000, (edits, bulk, usability)), ("4,096", SPEC_4096, 10000, (usability,))]
+        skip = {"--big-only": "1,024", "--no-big": "4,096"}
+        for label, spec, target_ms, parts in runs:
+            if any(flag in argv and skip[flag] == label for flag in skip):
+                continue
+            path = Path(tmp) / "design.fabric.yaml"
+            save(build(spec, builtin_catalog()), path)
+            print(f"{label} servers x 8 rails:")
+            open_design(app, window, path, f"{label} servers", target_ms)
+            for part in parts:
+                part(app, window)
         window.document.undo_stack.setClean()
         window.close()
     over = [r for r in ROWS if r[1] >= r[2]]

@@ -35,11 +35,11 @@ def context_menu(window, model_id: str | None, scene_pos) -> QMenu | None:
                                                                      and split_endpoint(i)[0] in fabric.servers)), None)
     if trace_from:
         host, _, nic = trace_from.partition("/")
-        add("Trace a path from here…", lambda: window.trace_path(f"{host}:{nic}" if nic else host))
+        add("Trace a path from here…", lambda: window.nav.trace_path(f"{host}:{nic}" if nic else host))
     device = model_id.split("/")[0] if model_id and "~" not in model_id and fabric.has_device(model_id.split("/")[0]) \
         else None
     if device:
-        add(f"Show the config of {device}", lambda: window.show_config(device))
+        add(f"Show the config of {device}", lambda: window.nav.show_config(device))
     if devices:
         menu.addSeparator()
         add("Copy", lambda: edit.copy(targets))
@@ -54,7 +54,7 @@ def context_menu(window, model_id: str | None, scene_pos) -> QMenu | None:
     rail = _rail_of(fabric, model_id)
     if rail is not None:
         menu.addSeparator()
-        add(f"Highlight rail {rail}", lambda: window.highlight_rail(rail))
+        add(f"Highlight rail {rail}", lambda: window.nav.highlight_rail(rail))
     su = scene.layout.su_of.get(device) if device else scene.su_at(scene_pos)
     menu.addSeparator()
     if su is not None:
@@ -64,7 +64,7 @@ def context_menu(window, model_id: str | None, scene_pos) -> QMenu | None:
         if su in scene.collapsed:
             add(f"Expand SU{su}", lambda: scene.set_collapsed(scene.collapsed - {su}))
         else:
-            add(f"Collapse SU{su}", lambda: window.collapse_selection({su}))
+            add(f"Collapse SU{su}", lambda: window.nav.collapse_selection({su}))
     add("Fit to window", window.view.fit)
     return menu
 

@@ -11,7 +11,7 @@ from PySide6.QtGui import QCursor
 from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMessageBox
 
 from ..model.fabric import Fabric
-from . import menus, style
+from . import menus
 from .check_runner import CheckRunner
 from .context_menu import context_menu
 from .docks import AnalysisDock, AsBuiltDock, FindingsDock, HistoryDock, InspectorDock, PaletteDock, PreviewDock
@@ -20,7 +20,7 @@ from .editing import EditActions
 from .files import FileActions
 from .interactions import InteractionController
 from .marks import CanvasMarks
-from .navigation import FindBar
+from .navigation import FindBar, ViewActions
 from .overlays import LegendWidget, MinimapWidget
 from .recovery import Recovery
 from .scene import FabricScene
@@ -51,6 +51,7 @@ class MainWindow(QMainWindow):
         self.recovery = Recovery(self.document, recovery_path, self)
         self.files = FileActions(self, settings)
         self.edit = EditActions(self)
+        self.nav = ViewActions(self)
         self.find_bar = FindBar()
         self._make_docks()
         menus.build(self)
@@ -118,11 +119,11 @@ class MainWindow(QMainWindow):
         self.findings.activated.connect(self.view.centre_on_ids)
         self.as_built.activated.connect(self.view.centre_on_ids)
         self.as_built.cleared.connect(lambda: self.marks.show_as_built({}))
-        self.analysis.path_traced.connect(self._path_traced)
-        self.analysis.loads_ready.connect(self._loads_ready)
-        self.analysis.cleared.connect(self.clear_highlight)
-        self.legend.rail_clicked.connect(self.highlight_rail)
-        self.find_bar.found.connect(self._found)
+        self.analysis.path_traced.connect(self.nav.path_traced)
+        self.analysis.loads_ready.connect(self.nav.loads_ready)
+        self.analysis.cleared.connect(self.nav.clear_highlight)
+        self.legend.rail_clicked.connect(self.nav.highlight_rail)
+        self.find_bar.found.connect(self.nav.found)
         self.view.context_requested.connect(self._context_menu)
         self.view.mode_changed.connect(lambda mode: self.mode_actions[mode].setChecked(True))
         self.view.zoomed.connect(lambda scale: self.zoom_label.setText(f"zoom {scale * 100:.0f}%"))
@@ -214,94 +215,11 @@ class MainWindow(QMainWindow):
         su = self.scene.su_at(self.view.mapToScene(pos)) if self.view.viewport().rect().contains(pos) else None
         return self.edit.paste(su=su)
 
-    def focus_find(self) -> None:
-        self.find_bar.setFocus()
-        self.find_bar.selectAll()
-
-    def _found(self, text: str, ids: list) -> None:
-        if not ids:
-            self.status(f"nothing is called '{text}'")
-            return
-        self.expand_for(ids)
-        self.view.centre_on_ids(ids)
-        self.status(f"{len(ids)} match{'es' if len(ids) != 1 else ''} for '{text}'" if len(ids) > 1
-                    else f"found {ids[0]}")
-
-    def expand_for(self, ids) -> None:
-        """Expand collapsed SUs holding any of ``ids`` (so what is found or named can be shown)."""
-        layout = self.scene.layout
-        hidden = {layout.su_of.get(i.split("/")[0]) for i in ids if i.split("/")[0] in layout.hidden}
-        if hidden:
-            self.scene.set_collapsed(self.scene.collapsed - hidden)
-
-    def collapse_selection(self, sus=None) -> None:
-        layout = self.scene.layout
-        if sus is None:
-            sus = {layout.su_of.get(i.split("/")[0]) for i in self.scene.selected_ids()} - {None}
-        if not sus:
-            self.status("select something in the SUs to collapse (or right-click an SU)")
-            return
-        self.scene.clearSelection()
-        self.scene.set_collapsed(self.scene.collapsed | set(sus))
-        self.status(f"collapsed {', '.join(f'SU{s}' for s in sorted(sus))}; View > Expand every SU shows them again")
-
-    def expand_all(self) -> None:
-        self.scene.set_collapsed(set())
-
-    def highlight_rail(self, rail) -> None:
-        self.marks.highlight_rail(rail)
-        self.legend.highlighted = rail
-        self.legend.update()
-        self.status(f"rail {rail} highlighted; click it in the legend again to show every rail"
-                    if rail is not None else "every rail shown")
-
-    def clear_highlight(self) -> None:
-        self.marks.clear_overlay()
-        self.highlight_rail(None)
-        self.legend.set_extra([])
-
-    def toggle_legend(self) -> None:
-        self.legend.set_wanted(self.legend_action.isChecked())
-
-    def toggle_minimap(self) -> None:
-        self.minimap.set_wanted(self.minimap_action.isChecked())
-
-    def trace_path(self, source: str | None = None) -> None:
-        ids = self.scene.selected_ids()
-        self.analysis.trace_from(source or (ids[0] if ids and "~" not in ids[0] else self.analysis.source.text()))
-
-    def analyze(self) -> None:
-        self.analysis.tabs.setCurrentIndex(1)
-        self.analysis.show()
-        self.analysis.raise_()
-
-    def _path_traced(self, links: list, nodes: list) -> None:
-        self.expand_for(nodes)
-        self.marks.show_path(links, nodes)
-        self.legend.set_extra([(style.PATH, "traced path", False)])
-        items = [self.scene.item_for(i) for i in nodes]
-        rect = None
-        for item in (i for i in items if i is not None):
-            rect = item.sceneBoundingRect() if rect is None else rect.united(item.sceneBoundingRect())
-        if rect is not None:
-            self.view.show_rect(rect, max_scale=1.0)
-
-    def _loads_ready(self, utilisation: dict) -> None:
-        self.marks.show_loads(utilisation)
-        self.legend.set_extra([(c, f"load {n}", False) for c, n in zip(style.LOAD_COLOURS, style.LOAD_NAMES)])
-
     def show_shortcuts(self):
         from .dialogs import ShortcutsDialog
         dialog = ShortcutsDialog(self.menus, self)
         dialog.exec()
         return dialog
-
-    def show_config(self, device_id: str) -> None:
-        self.scene.select_ids([device_id])
-        self.preview.show()
-        self.preview.raise_()
-        self.preview.show_device(self.document.fabric, device_id)
-        self.preview.refresh()
 
     def verify_lldp(self, folder: str | None = None) -> None:
         """Compare a folder of LLDP dumps (one per device) with the design; list and mark mismatches."""

@@ -28,7 +28,7 @@ def _add(window, menu, name: str, text: str, slot, shortcut=None, tip: str | Non
 
 
 def build(window) -> None:
-    w, files, edit, nav = window, window.files, window.edit, window
+    w, files, edit, nav = window, window.files, window.edit, window.nav
     bar = w.menuBar()
     f = bar.addMenu("&File")
     _add(w, f, "new", "&New", files.new_empty, QKeySequence.New, "Start an empty design")

@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from ..model.entities import Server, Switch
 from ..model.fabric import Fabric
-from ..model.ids import natural_key, split_endpoint
+from ..model.ids import natural_key
 
 PORT = 10            # a NIC port square
 PORT_PITCH = 13

@@ -11,7 +11,7 @@ from designer.gui.analysis_worker import link_utilisation
 
 def test_a_traced_path_is_drawn_hop_by_hop_and_the_rest_dimmed(window):
     dock, scene, f = window.analysis, window.scene, window.document.fabric
-    window.trace_path("su1-srv01:nic0")                     # the context menu's "Trace a path from here"
+    window.nav.trace_path("su1-srv01:nic0")                     # the context menu's "Trace a path from here"
     assert dock.source.text() == "su1-srv01:nic0" and dock.isVisible()
     dock.target.setText("su2-srv03:nic0")
     assert dock.trace()

@@ -47,21 +47,28 @@ def test_save_as_a_new_name_without_the_extension_adds_it(window, tmp_path, monk
     assert (tmp_path / "fresh.fabric.yaml").is_file() and not (tmp_path / "fresh").exists()
 
 
-def test_recovery_names_the_design_and_save_goes_back_to_its_file(qtbot, window, tmp_path, monkeypatch):
+def _restarted(qtbot, window, tmp_path, monkeypatch) -> tuple:
+    """A second window started after a "crash" of ``window``, answering Yes to the restore; returns
+    (the window, the question it asked)."""
     from designer.gui.app import default_fabric as fresh
     from designer.gui.main_window import MainWindow
+    asked = []
+    monkeypatch.setattr(QMessageBox, "question", lambda parent, title, text, *a: asked.append(text) or QMessageBox.Yes)
+    second = MainWindow(fresh(), recovery_path=window.recovery.path,
+                        settings=QSettings(str(tmp_path / "second.ini"), QSettings.IniFormat))
+    qtbot.addWidget(second)
+    assert second.files.offer_restore()
+    return second, asked[0]
+
+
+def test_recovery_names_the_design_and_save_goes_back_to_its_file(qtbot, window, tmp_path, monkeypatch):
     path = tmp_path / "mine.fabric.yaml"
     assert window.files.save_to(path)
     window.document.execute(MoveNicCommand(window.document.fabric, "su1-srv01/nic0", "su1-leaf-r1"))
     edited = dumps(window.document.fabric)
     window.recovery.save_now()
-    asked = []
-    monkeypatch.setattr(QMessageBox, "question", lambda parent, title, text, *a: asked.append(text) or QMessageBox.Yes)
-    second = MainWindow(fresh(), recovery_path=window.recovery.path,
-                        settings=QSettings(str(tmp_path / "s2.ini"), QSettings.IniFormat))
-    qtbot.addWidget(second)
-    assert second.files.offer_restore()
-    assert "mine.fabric.yaml" in asked[0] and str(path.resolve()) in asked[0] and "autosaved 20" in asked[0]
+    second, asked = _restarted(qtbot, window, tmp_path, monkeypatch)
+    assert "mine.fabric.yaml" in asked and str(path.resolve()) in asked and "autosaved 20" in asked
     assert second.document.path == path.resolve() and second.document.dirty
     assert dumps(second.document.fabric) == edited
     assert second.files.save()                              # Save, not Save As, and to that file
@@ -69,19 +76,12 @@ def test_recovery_names_the_design_and_save_goes_back_to_its_file(qtbot, window,
 
 
 def test_recovery_of_a_design_never_saved_says_so(qtbot, window, tmp_path, monkeypatch):
-    from designer.gui.main_window import MainWindow
-    from designer.gui.app import default_fabric as fresh
     window.recovery.save_now()                              # nothing unsaved: nothing kept
     assert not window.recovery.pending()
     window.document.execute(MoveNicCommand(window.document.fabric, "su1-srv01/nic0", "su1-leaf-r1"))
     window.recovery.save_now()
-    asked = []
-    monkeypatch.setattr(QMessageBox, "question", lambda parent, title, text, *a: asked.append(text) or QMessageBox.Yes)
-    second = MainWindow(fresh(), recovery_path=window.recovery.path,
-                        settings=QSettings(str(tmp_path / "s3.ini"), QSettings.IniFormat))
-    qtbot.addWidget(second)
-    assert second.files.offer_restore()
-    assert "never saved to a file" in asked[0] and second.document.path is None
+    second, asked = _restarted(qtbot, window, tmp_path, monkeypatch)
+    assert "never saved to a file" in asked and second.document.path is None
 
 
 def test_recent_files_lists_what_was_opened_and_saved_newest_first(window, tmp_path, monkeypatch):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
 
@@ -116,7 +116,7 @@ def test_an_su_collapses_into_one_block_and_expands_again(window):
     window.find_bar.setText("su2-srv02")
     window.find_bar.search()                                   # finding something hidden expands its SU
     assert scene.collapsed == set() and scene.devices["su2-srv02"].isVisible()
-    window.collapse_selection({1, 2})
+    window.nav.collapse_selection({1, 2})
     window.actions_by_name["expand_all"].trigger()
     assert scene.collapsed == set() and all(item.isVisible() for item in scene.devices.values())
 
@@ -180,7 +180,7 @@ def test_escape_puts_an_inspector_field_back(window, qtbot):
 
 
 def test_preview_dock_finds_in_the_file_and_copies_it(window):
-    window.show_config("su1-leaf-r0")
+    window.nav.show_config("su1-leaf-r0")
     preview = window.preview
     assert preview.files and preview.text.toPlainText()
     word = preview.text.toPlainText().split()[3]

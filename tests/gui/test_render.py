@@ -93,7 +93,7 @@ def test_the_windows_export_shows_no_selection_marks_or_overlays(window, tmp_pat
     window.document.undo_stack.undo()                         # same design, but the window has been used
     window.checks.run_now()
     window.scene.select_ids(["su1-leaf-r0", "su1-srv02"])
-    window.highlight_rail(2)
+    window.nav.highlight_rail(2)
     out = tmp_path / "from-window.png"
     assert window.files.export_diagram(str(out))
     assert out.read_bytes() == clean.read_bytes()

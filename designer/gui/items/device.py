@@ -32,24 +32,11 @@ def short_label(name: str) -> str:
     return name.rsplit("-", 1)[-1] if "-" in name else name
 
 
-class DeviceItem(QGraphicsItem):
-    kind = "device"
+class Marked:
+    """What device and NIC items share: a finding's mark (redrawn) and dimming (by opacity)."""
 
-    def __init__(self, model_id: str, w: float, h: float):
-        super().__init__()
-        self.model_id = model_id
-        self._rect = QRectF(0, 0, w, h)
-        self._bounds = self._rect.adjusted(-2, -2, 2, 2)
-        self.label = model_id
-        self.mark: str | None = None        # the worst severity of the findings that name it
-        self.dimmed = False
-        self.fill = style.SERVER_FILL
-        self.edge = style.SERVER_EDGE
-        self.setFlags(_FLAGS)
-        self.setZValue(1)
-
-    def boundingRect(self) -> QRectF:
-        return self._bounds
+    mark: str | None = None
+    dimmed = False
 
     def set_mark(self, severity: str | None) -> bool:
         if severity == self.mark:
@@ -64,6 +51,24 @@ class DeviceItem(QGraphicsItem):
         self.dimmed = dimmed
         self.setOpacity(DIM_OPACITY if dimmed else 1.0)
         return True
+
+
+class DeviceItem(Marked, QGraphicsItem):
+    kind = "device"
+
+    def __init__(self, model_id: str, w: float, h: float):
+        super().__init__()
+        self.model_id = model_id
+        self._rect = QRectF(0, 0, w, h)
+        self._bounds = self._rect.adjusted(-2, -2, 2, 2)
+        self.label = model_id
+        self.fill = style.SERVER_FILL
+        self.edge = style.SERVER_EDGE
+        self.setFlags(_FLAGS)
+        self.setZValue(1)
+
+    def boundingRect(self) -> QRectF:
+        return self._bounds
 
     def paint(self, painter, option, widget=None) -> None:
         lod = lod_of(painter, option)

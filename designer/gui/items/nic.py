@@ -7,14 +7,14 @@ from PySide6.QtGui import QPen
 from PySide6.QtWidgets import QGraphicsItem
 
 from .. import style
-from .device import DIM_OPACITY, lod_of
+from .device import Marked, lod_of
 
 PORT_LOD = 0.3
 _FLAGS = (QGraphicsItem.ItemIsSelectable | QGraphicsItem.ItemUsesExtendedStyleOption
           | QGraphicsItem.ItemIgnoresParentOpacity)
 
 
-class NicItem(QGraphicsItem):
+class NicItem(Marked, QGraphicsItem):
     kind = "nic"
 
     def __init__(self, model_id: str, size: float, rail: int | None, parent: QGraphicsItem):
@@ -23,8 +23,6 @@ class NicItem(QGraphicsItem):
         self._rect = QRectF(0, 0, size, size)
         self._bounds = self._rect.adjusted(-1, -1, 1, 1)
         self.rail = rail
-        self.mark: str | None = None
-        self.dimmed = False
         self.setFlags(_FLAGS)
         self.setZValue(3)
 
@@ -35,20 +33,6 @@ class NicItem(QGraphicsItem):
         if rail != self.rail:
             self.rail = rail
             self.update()
-
-    def set_mark(self, severity: str | None) -> bool:
-        if severity == self.mark:
-            return False
-        self.mark = severity
-        self.update()
-        return True
-
-    def set_dimmed(self, dimmed: bool) -> bool:
-        if dimmed == self.dimmed:
-            return False
-        self.dimmed = dimmed
-        self.setOpacity(DIM_OPACITY if dimmed else 1.0)
-        return True
 
     def paint(self, painter, option, widget=None) -> None:
         if lod_of(painter, option) < PORT_LOD:
