@@ -160,10 +160,12 @@ def usability(app, window) -> None:
     window.find_bar.setText(last)
     t, ids = timed(app, window, window.find_bar.search)
     row(f"find {last} (select, centre, zoom)", t, 300)
-    from designer.gui.commands import MoveNicCommand
+    from designer.gui.commands import DisconnectCommand, MoveNicCommand
     nic = f.servers[last].nics[0].id
     leaf = next(l.id for l in f.leaves() if l.su == f.servers[last].su and l.rail == 1)
-    window.document.execute(MoveNicCommand(f, f"{f.sorted_servers()[-2].id}/nic1", leaf))   # room, not timed
+    room = next(l for l in f.links_of(leaf) if l.a.startswith(f.sorted_servers()[-2].id + "/")
+                or l.b.startswith(f.sorted_servers()[-2].id + "/"))             # a free port on that leaf, not timed
+    window.document.execute(DisconnectCommand(f, room.id))
     t, error = timed(app, window, lambda: window.document.execute(MoveNicCommand(f, nic, leaf)))
     assert error is None, error
     row("edit there (move a NIC)", t, 100)

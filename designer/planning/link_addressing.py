@@ -88,7 +88,7 @@ class _Pools:
             start += length
         raise PlanningError([f"{name} {cidr_str(base, prefix)} has no free block of {length} addresses left; "
                              "widen the pool in the design's settings, or re-plan the whole design "
-                             "(Tools > Assign rails and addresses, or rail-designer assign)"])
+                             "(Design > Assign rails and addresses in the window, or rail-designer assign)"])
 
 
 class _Writer:
@@ -268,6 +268,6 @@ def _host(out: _Writer, leaf, nic_id: str, prefix: int) -> None:
             out.set(nic_id, cidr_str(addr, plen))
             return
     raise PlanningError([f"leaf {leaf.id}'s subnet {cidr_str(net, plen)} has no free address left for {nic_id}; "
-                         "re-plan the addresses (Tools > Assign rails and addresses, or rail-designer assign) "
+                         "re-plan the addresses (Design > Assign rails and addresses in the window, or rail-designer assign) "
                          "or pin one by hand"])
 

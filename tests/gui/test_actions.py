@@ -97,3 +97,21 @@ def test_shortcuts_dialog_lists_every_menu_command_and_the_gestures(window):
     for needle in ("Drag a NIC onto a switch", "Drag either end of a cable", "Right-click", "Find…", "Ctrl+F",
                    "Cable NICs to their rail leaves", "Ctrl+L", "Next error", "F8", "Export bundle…"):
         assert needle in text, needle
+
+
+def test_every_menu_command_a_message_names_exists(window):
+    """Issue 10: a message named a command that did not exist. Every "Menu > Command" written in
+    the program's text must be a command of that menu."""
+    import re
+    from pathlib import Path
+    import designer
+    menus = {title.replace("&", ""): {a.text().replace("&", "").rstrip("…") for a in actions}
+             for title, actions in window.menus}
+    named = set()
+    for path in Path(designer.__file__).parent.rglob("*.py"):
+        for menu, command in re.findall(r"\b(File|Edit|Design|View|Tools|Help) > ([A-Z][\w ,'-]*\w)", path.read_text()):
+            named.add((menu, command, path.name))
+    assert len(named) >= 4
+    for menu, command, where in sorted(named):
+        assert any(text.startswith(command) or command.startswith(text.split(" (")[0]) for text in menus[menu]), \
+            f"{where}: {menu} > {command}"

@@ -214,3 +214,17 @@ def test_deleting_a_server_reroutes_only_the_cables_that_moved(window, monkeypat
     window.document.undo_stack.undo()
     window.document.undo_stack.undo()
     assert len(set(moved)) < len(f.links) / 3
+
+
+def test_arrow_keys_pan_and_plus_minus_zoom_without_scroll_bars(window):
+    view = window.view
+    view.zoom(4)
+    before = view.visible_scene_rect().center()
+    for _ in range(5):
+        QTest.keyClick(view, Qt.Key_Right)
+    assert view.visible_scene_rect().center().x() > before.x()
+    scale = view.scale_now()
+    QTest.keyClick(view, Qt.Key_Plus)
+    assert view.scale_now() > scale
+    QTest.keyClick(view, Qt.Key_F)
+    assert view.auto_fit

@@ -118,5 +118,5 @@ def test_a_full_pool_leaves_the_cable_unaddressed_with_one_readable_line_naming_
     link = f.connect(uplink.a, uplink.b)
     result = address_links(f, [link.id])
     assert not result.changes and len(result.problems) == 1
-    assert "fabric pool 10.254.0.0/25" in result.problems[0] and "Assign rails and addresses" in result.problems[0]
+    assert "fabric pool 10.254.0.0/25" in result.problems[0] and "Design > Assign rails and addresses" in result.problems[0]
     assert link.a not in f.addresses and link.b not in f.addresses

@@ -98,7 +98,7 @@ class SetAddressCommand(FabricCommand):
 
 
 class ReplanCommand(FabricCommand):
-    """Tools > Assign rails and addresses: the planner over the whole design, as one step."""
+    """Design > Assign rails and addresses: the planner over the whole design, as one step."""
 
     def __init__(self, fabric: Fabric):
         super().__init__(fabric, "Assign rails and addresses")

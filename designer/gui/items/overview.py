@@ -7,18 +7,20 @@ Painting 16,000 cable items one Python call each took ~200 ms per repaint of a 1
 design, and zoomed in on any SU a few thousand long leaf-spine cables still cross the view. So
 a cable item paints itself only when it looks special (selected, red, marked, on a traced path,
 loaded): a plain or dimmed one has no contents of its own and this layer draws it. Zoomed out the
-scene hides the NIC items (too small to point at) and the layers draw every cable. Changes are
-applied per cable and repaint only its area.
+scene hides the NIC items (too small to point at) and the layers draw every cable (plain leaf-spine
+cables as a pale haze, and not at all below `HAZE_LOD`). Changes are applied per cable and repaint
+only its area.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtWidgets import QGraphicsItem
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
 from .link import LAYER_KINDS, LinkItem, pen_for
 
 OVERVIEW_LOD = 0.3   # below this zoom the scene is drawn in overview mode
+HAZE_LOD = 0.1       # below this zoom plain leaf-spine cables are not drawn at all (marked ones still are)
 
 
 FABRIC_Z, PLATES_Z, HOST_Z = -3, -2, -1
@@ -77,10 +79,13 @@ class LinkOverviewItem(QGraphicsItem):
         return self._bounds
 
     def paint(self, painter, option, widget=None) -> None:
+        far = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform()) < HAZE_LOD
         # the leaf-spine haze first, red (cross-rail or flagged) cables last, so they are drawn on top
         for key in sorted(self._groups, key=lambda k: (k[0] != "haze", k[0] == "red", str(k))):
             if not self.overview and not _layer_key(key):
                 continue                     # zoomed in, that cable's own item draws it
+            if key[0] == "haze" and far:
+                continue                     # a few pixels of gutter cannot show thousands of them
             lines = self._lists.get(key)
             if lines is None:
                 lines = self._lists[key] = list(self._groups[key].values())
