@@ -9,17 +9,24 @@ from ..model.ids import split_endpoint
 from ..planning.addressing import loopback_key, svi_key
 
 MAX_FINDINGS = 4
+HINTS = {  # what the mouse can do with it (F1 lists every gesture)
+    "nic": "drag onto a switch to cable it there; right-click for more",
+    "server": "right-click: cable its NICs to their rail leaves, trace a path, duplicate…",
+    "leaf": "drag sideways onto another lane to change its rail; Shift+drag to a spine to cable it",
+    "spine": "Shift+drag to a leaf to cable it; right-click for more",
+    "cable": "drag an end (just off the device) onto another device to move that end",
+}
 
 
 def tooltip(fabric, model_id: str, findings=()) -> str:
     if model_id in fabric.links:
-        lines = _cable(fabric, model_id)
+        lines, kind = _cable(fabric, model_id), "cable"
     elif model_id in fabric.servers:
-        lines = _server(fabric, fabric.servers[model_id])
+        lines, kind = _server(fabric, fabric.servers[model_id]), "server"
     elif model_id in fabric.switches:
-        lines = _switch(fabric, fabric.switches[model_id])
+        lines, kind = _switch(fabric, fabric.switches[model_id]), fabric.switches[model_id].role.value
     elif "/" in model_id and split_endpoint(model_id)[0] in fabric.servers:
-        lines = _nic(fabric, model_id)
+        lines, kind = _nic(fabric, model_id), "nic"
     else:
         return model_id
     named = [f for f in findings if model_id in f.ids]
@@ -27,6 +34,7 @@ def tooltip(fabric, model_id: str, findings=()) -> str:
         lines.append(f"{f.severity.value.upper()} {f.code}: {f.message}")
     if len(named) > MAX_FINDINGS:
         lines.append(f"... and {len(named) - MAX_FINDINGS} more findings")
+    lines.append(HINTS[kind])
     return "\n".join(lines)
 
 

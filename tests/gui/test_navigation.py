@@ -165,6 +165,7 @@ def test_a_nic_tooltip_says_address_rail_speed_and_peer_port(window):
     assert "loopback: 10.255." in leaf and "ASN 42" in leaf and "ports cabled" in leaf
     cable = tooltip(f, f.link_at("su1-srv01/nic2").id)
     assert "400G" in cable and f.addresses["su1-srv01/nic2"] in cable
+    assert "drag onto a switch" in text and "drag an end" in cable
 
 
 def test_escape_puts_an_inspector_field_back(window, qtbot):
