@@ -25,6 +25,7 @@ from designer.planning.build import build  # noqa: E402
 from designer.planning.spec import BuildSpec  # noqa: E402
 from designer.storage import save  # noqa: E402
 from designer.storage.catalog_file import builtin_catalog  # noqa: E402
+from designer.gui.check_runner import DELAY_MS  # noqa: E402
 
 # the 1,024-server design of the issue (32 SUs x 32 servers, subnet per leaf) and bench_checks' 4,096-server one
 SPEC_1024 = BuildSpec(sus=32, servers_per_su=32, server_model="hgx-h100-8x400g", leaf_model="generic-64x400g",
@@ -53,11 +54,17 @@ def timed(app, window, fn, first_paint: bool = False):
 
 
 def open_design(app, window, path: Path, label: str, target_ms: float):
-    t, _ = timed(app, window, lambda: window.files.open_file(path, ask=False), first_paint=True)
+    """Open (load, canvas, first paint), then the first check the window runs right after it."""
+    runner = window.checks
+    runner._timer.setInterval(10 ** 8)                 # the check is timed apart from the open
+    t_open, _ = timed(app, window, lambda: window.files.open_file(path, ask=False), first_paint=True)
+    runner._timer.stop()
+    runner._timer.setInterval(DELAY_MS)
     f = window.document.fabric
-    row(f"open {label} ({len(f.servers):,} servers, {len(f.links):,} cables) + first paint", t, target_ms)
-    t, _ = timed(app, window, window.checks.run_now)
-    row(f"first full check of {label}", t, target_ms)
+    row(f"open {label} ({len(f.servers):,} servers, {len(f.links):,} cables) + first paint", t_open, target_ms)
+    t_check, _ = timed(app, window, runner.run_now)
+    row(f"  first check of {label} (runs just after the open)", t_check, target_ms)
+    row(f"  open + first check, findings shown", t_open + t_check, target_ms)
 
 
 def edits(app, window) -> None:

@@ -124,6 +124,11 @@ def build(window) -> None:
     h = bar.addMenu("&Help")
     _add(w, h, "shortcuts", "&Gestures and shortcuts", w.show_shortcuts, QKeySequence.HelpContents)
 
+    short = {"mode_select": "Select", "mode_cable": "Cable", "mode_pan": "Pan", "fit": "Fit",
+             "collapse_su": "Collapse SU", "expand_all": "Expand all", "previous_finding": "◀ Error",
+             "next_finding": "Error ▶", "trace_path": "Trace path"}
+    for name, text in short.items():
+        w.actions_by_name[name].setIconText(text)
     tb = w.addToolBar("Main")
     tb.setObjectName("MainToolBar")
     for name in ("new", "open", "save", None, "undo", "redo", None, "mode_select", "mode_cable", "mode_pan", None,

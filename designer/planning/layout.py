@@ -79,7 +79,7 @@ class Layout:
     boxes: dict[str, Box] = field(default_factory=dict)       # device id -> box
     nic_slots: dict[str, tuple[int, ...]] = field(default_factory=dict)   # server id -> its NIC indexes, in drawn order
     lanes: list[Lane] = field(default_factory=list)
-    su_blocks: dict[int | None, Box] = field(default_factory=dict)
+    su_blocks: dict[int | None, Box] = field(default_factory=dict)  # the SU's title, lanes and servers
     collapsed: dict[int | None, Box] = field(default_factory=dict)   # SU -> its one block, when collapsed
     hidden: set[str] = field(default_factory=set)             # devices not drawn (servers of collapsed SUs)
     su_of: dict[str, int | None] = field(default_factory=dict)  # device id -> the SU block it is drawn in
@@ -201,7 +201,7 @@ def _block(out, su, x, y, block_w, lane_w, lanes, stack, pitch, cols, full_h, le
     """Place one SU's lanes, leaves and servers; returns where its contents end (y)."""
     leaf_y = y + SU_TITLE
     for rail in range(lanes):
-        out.lanes.append(Lane(su, rail, Box(x + rail * lane_w, leaf_y - 10, lane_w, stack * LEAF_STACK + 12)))
+        out.lanes.append(Lane(su, rail, Box(x + rail * lane_w, leaf_y, lane_w, stack * LEAF_STACK)))
     seen: dict[int, int] = {}
     for leaf in leaves:
         rail = leaf.rail or 0
@@ -219,7 +219,7 @@ def _block(out, su, x, y, block_w, lane_w, lanes, stack, pitch, cols, full_h, le
         out.nic_slots[server.id] = tuple(sorted(n.index for n in server.nics))
     last = server_y + math.ceil(len(servers) / cols) * (SERVER_H + ROW_GAP) - ROW_GAP if servers else leaf_y + \
         stack * LEAF_STACK
-    out.su_blocks[su] = Box(x, y, block_w, max(full_h, last - y))
+    out.su_blocks[su] = Box(x, y, block_w, last - y)
     return last
 
 

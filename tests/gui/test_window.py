@@ -135,3 +135,15 @@ def test_preview_dock_shows_the_selected_devices_configs(window, qtbot):
         name = window.preview.choice.currentText()
         assert window.preview.text.toPlainText() == expected[name]
     assert "su1-leaf-r0" in window.preview.note.text()
+
+
+def test_export_refusal_names_the_dialogs_checkbox_not_a_cli_flag(window, qtbot, tmp_path):
+    from designer.gui.dialogs import ExportDialog
+    window.document.execute(MoveNicCommand(window.document.fabric, "su1-srv01/nic0", "su1-leaf-r1"))
+    dialog = ExportDialog(window.document.fabric, tmp_path / "bundle", parent=window)
+    qtbot.addWidget(dialog)
+    dialog.start()
+    qtbot.waitUntil(lambda: not dialog.running(), timeout=20000)
+    text = dialog.label.text()
+    assert dialog.result is None and not (tmp_path / "bundle").exists()
+    assert dialog.force.text() in text and "--force" not in text and "RD004" in text

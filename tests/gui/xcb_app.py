@@ -2,6 +2,9 @@
 
     python tests/gui/xcb_app.py FOLDER [--screenshot OUT.png]
 
+With --screenshot it first makes the edit the README's picture shows (a NIC re-cabled onto
+another rail's leaf, the finding selected), saves the window as OUT.png, then carries on.
+
 Writes FOLDER/ready.json (screen positions of what the test will drag) once the window is up;
 then answers each FOLDER/<name>.ask the test creates with FOLDER/<name>.json (the model's and
 the view's state at that moment), and quits on FOLDER/quit.ask. Not a test module: the test
@@ -56,9 +59,16 @@ def main(argv: list[str]) -> int:
         info = {"nic": screen_point(scene.nics[NIC]), "leaf": screen_point(scene.devices[LEAF]),
                 "canvas": screen_point(scene.devices["su2-srv02"]), **state()}
         if shot is not None:
+            from designer.gui.commands import MoveNicCommand
+            window.document.execute(MoveNicCommand(window.document.fabric, "su2-srv02/nic1", "su2-leaf-r2"))
             window.checks.run_now()
+            tree = window.findings.tree
+            rows = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())]
+            tree.setCurrentItem(next(r for r in rows if r.text(1) == "RD004"))
+            window.scene.select_ids(["su2-srv02/nic1"])
             app.processEvents()
             window.grab().save(str(shot))
+            window.document.undo_stack.undo()
         (folder / "ready.json").write_text(json.dumps(info))
 
     def answer() -> None:

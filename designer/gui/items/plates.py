@@ -9,6 +9,7 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QGraphicsItem
 
 from .. import style
+from ...planning.layout import SU_TITLE
 from .overview import PLATES_Z
 
 PLATE = QColor("#f4f6f7")
@@ -41,7 +42,8 @@ class SuPlatesItem(QGraphicsItem):
             return
         exposed = option.exposedRect
         for su, b in self.layout.su_blocks.items():
-            r = QRectF(b.x - PAD, b.y + 12, b.w + 2 * PAD, b.h - 12 + PAD)
+            top = b.y + SU_TITLE                 # the leaves' top edge: their uplinks leave the plate there
+            r = QRectF(b.x - PAD, top, b.w + 2 * PAD, b.y + b.h - top + PAD)
             if r.intersects(exposed):
                 painter.fillRect(r, PLATE)
         for lane in self.layout.lanes:
