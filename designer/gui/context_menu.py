@@ -19,7 +19,7 @@ def context_menu(window, model_id: str | None, scene_pos) -> QMenu | None:
         selected = [model_id]
     targets = selected if model_id is not None else []
     menu = QMenu(window)
-    add = lambda text, slot, enabled=True: _item(menu, text, slot, enabled)   # noqa: E731
+    add = lambda text, slot: _item(menu, text, slot)   # noqa: E731
     nics = edit.nics_in(targets)
     leaves = edit.leaves_in(targets)
     devices = [i for i in targets if fabric.has_device(i)]
@@ -69,10 +69,9 @@ def context_menu(window, model_id: str | None, scene_pos) -> QMenu | None:
     return menu
 
 
-def _item(menu: QMenu, text: str, slot, enabled: bool):
+def _item(menu: QMenu, text: str, slot):
     action = menu.addAction(text)
     action.triggered.connect(lambda _checked=False: slot())
-    action.setEnabled(enabled)
     return action
 
 

@@ -159,8 +159,7 @@ class EditActions:
         if not plan.steps:
             self.status((f"nothing to do: {plan.already} {already}" if plan.already else "nothing done") + note)
             return False
-        ok = self.run(command, f"{len(plan.steps)} {done}{note}", "refused")
-        return ok
+        return self.run(command, f"{len(plan.steps)} {done}{note}", "refused")
 
     def readdress(self, ids=None) -> bool:
         ids = self.selection(ids)
@@ -175,6 +174,3 @@ class EditActions:
 
     def replan(self) -> bool:
         return self.run(ReplanCommand(self.fabric), "rails and addresses re-assigned", "re-planning refused")
-
-    def disconnect(self, link_id: str) -> bool:
-        return self.run(DisconnectCommand(self.fabric, link_id), f"removed the cable {link_id}", "not removed")

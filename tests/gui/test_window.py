@@ -58,7 +58,9 @@ def test_recovery_file_restores_an_unsaved_edit(qtbot, window, tmp_path, default
     # a "crash": the next start finds the recovery file and offers it
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.Yes)
     from designer.gui.app import default_fabric as fresh
-    second = MainWindow(fresh(), recovery_path=window.recovery.path)
+    from PySide6.QtCore import QSettings
+    second = MainWindow(fresh(), recovery_path=window.recovery.path,
+                        settings=QSettings(str(tmp_path / "second.ini"), QSettings.IniFormat))
     qtbot.addWidget(second)
     assert second.files.offer_restore()
     assert dumps(second.document.fabric) == edited
