@@ -1,7 +1,13 @@
-"""GUI benchmark (offscreen): open + first paint of a 1,024-server x 8-rail design, and one NIC
-re-rail edit including the re-check. Targets: open < 3 s, edit < 100 ms.
+"""GUI benchmark (offscreen, the real window): open + first paint of a 1,024-server x 8-rail design
+and of a 4,096-server one; every kind of single edit and its undo, zoomed in (every item shown);
+bulk edits over one SU; and zoom, pan and find on the large design.
 
-    QT_QPA_PLATFORM=offscreen python bench/bench_gui.py
+    QT_QPA_PLATFORM=offscreen python bench/bench_gui.py [--big-only | --no-big]
+
+Targets (issue 10, on 2 cores): open 1,024 servers < 3 s; a single edit (and its undo) < 100 ms;
+a bulk edit over one SU < 1 s; open 4,096 servers < 10 s and it stays usable. An edit's time is
+the command, the canvas update and a synchronous repaint of the window's canvas; the re-check
+(debounced, after the edit) is timed on its own.
 """
 
 from __future__ import annotations
@@ -19,59 +25,190 @@ from designer.planning.build import build  # noqa: E402
 from designer.planning.spec import BuildSpec  # noqa: E402
 from designer.storage import save  # noqa: E402
 from designer.storage.catalog_file import builtin_catalog  # noqa: E402
+from designer.gui.check_runner import DELAY_MS  # noqa: E402
 
-SPEC = BuildSpec(sus=32, servers_per_su=32, server_model="hgx-h100-8x400g", leaf_model="generic-64x400g",
-                 spine_model="generic-64x400g", spine_planes="per-rail")
+# the 1,024-server design of the issue (32 SUs x 32 servers, subnet per leaf) and bench_checks' 4,096-server one
+SPEC_1024 = BuildSpec(sus=32, servers_per_su=32, server_model="hgx-h100-8x400g", leaf_model="generic-64x400g",
+                      spine_model="generic-64x400g", spine_planes="per-rail")
+SPEC_4096 = BuildSpec(sus=64, servers_per_su=64, server_model="hgx-h100-8x400g", leaf_model="nvidia-sn5600",
+                      spine_model="nvidia-sn5600", leaf_uplinks=32, uplink_speed=800, spines=32,
+                      spine_planes="per-rail", scheme="p2p31")
+ROWS: list[tuple[str, float, float]] = []
 
 
-def main() -> int:
-    from PySide6.QtWidgets import QApplication
+def row(name: str, seconds: float, target_ms: float) -> None:
+    ms = seconds * 1000
+    ROWS.append((name, ms, target_ms))
+    print(f"  {name:58} {ms:9.1f} ms   (target < {target_ms:,.0f} ms){'' if ms < target_ms else '  OVER'}")
+
+
+def timed(app, window, fn, first_paint: bool = False):
+    """Seconds for ``fn`` and the window catching up: the posted canvas updates and the repaint
+    they cause (or, ``first_paint``, a synchronous paint of the whole canvas)."""
+    t0 = time.perf_counter()
+    result = fn()
+    app.processEvents()
+    if first_paint:
+        window.view.viewport().repaint()
+    return time.perf_counter() - t0, result
+
+
+def open_design(app, window, path: Path, label: str, target_ms: float):
+    """Open (load, canvas, first paint), then the first check the window runs right after it."""
+    runner = window.checks
+    runner._timer.setInterval(10 ** 8)                 # the check is timed apart from the open
+    t_open, _ = timed(app, window, lambda: window.files.open_file(path, ask=False), first_paint=True)
+    runner._timer.stop()
+    runner._timer.setInterval(DELAY_MS)
+    f = window.document.fabric
+    row(f"open {label} ({len(f.servers):,} servers, {len(f.links):,} cables) + first paint", t_open, target_ms)
+    t_check, _ = timed(app, window, runner.run_now)
+    row(f"  first check of {label} (runs just after the open)", t_check, target_ms)
+    row(f"  open + first check, findings shown", t_open + t_check, target_ms)
+
+
+def edits(app, window) -> None:
+    from designer.gui.commands import (AddDeviceCommand, ConnectCommand, DisconnectCommand, MoveNicCommand,
+                                       RehomeCommand, RemoveDeviceCommand, SetSwitchRailCommand)
+    from designer.planning.build import make_server
+    from designer.planning.wiring import free_port_pair
+    doc, f = window.document, window.document.fabric
+    window.view.centre_on_ids(["su2-leaf-r0"])          # zoomed in: the freeze of issue 10 was here
+    window.view.zoom(1.0 / window.view.scale_now())
+    window.scene.clearSelection()
+    app.processEvents()
+    doc.execute(RemoveDeviceCommand(f, "su2-srv32"))    # room on su2's leaves (every port is used), not timed
+    uplink = next(l for l in f.links_of("su2-leaf-r0") if "spine" in l.id)
+    spine = next(ep.split("/")[0] for ep in (uplink.a, uplink.b) if "spine" in ep)
+    doc.execute(DisconnectCommand(f, uplink.id))         # and on one spine
+    doc.undo_stack.clear()
+    window.checks.run_now()
+    app.processEvents()
+    cases = [
+        ("move a NIC to another rail's leaf", lambda: MoveNicCommand(f, "su2-srv01/nic0", "su2-leaf-r1")),
+        ("add a server", lambda: AddDeviceCommand(f, make_server(f.catalog, "su2-srv99", "hgx-h100-8x400g", 2, 8))),
+        ("delete a server (with its 8 cables)", lambda: RemoveDeviceCommand(f, "su2-srv05")),
+        ("re-rail a leaf (drag to another lane)", lambda: SetSwitchRailCommand(f, "su2-leaf-r3", 2)),
+        ("draw a leaf-spine cable by hand", lambda: ConnectCommand(f, *free_port_pair(f, "su2-leaf-r0", spine))),
+        ("re-home a cable end to another leaf", lambda: RehomeCommand(
+            f, f.link_at("su2-srv02/nic1").id, f.peer("su2-srv02/nic1"), "su2-leaf-r1/" + f.free_ports("su2-leaf-r1")[0].name)),
+    ]
+    for name, make in cases:
+        command = make()
+        t, error = timed(app, window, lambda: doc.execute(command))
+        assert error is None, f"{name}: {error}"
+        row(name, t, 100)
+        t, _ = timed(app, window, window.checks.run_now)
+        row("  re-check after it", t, 100)
+        t, _ = timed(app, window, doc.undo_stack.undo)
+        row("  undo", t, 100)
+        t, _ = timed(app, window, doc.undo_stack.redo)
+        row("  redo", t, 100)
+        window.checks.run_now()
+    t, _ = timed(app, window, lambda: [doc.undo_stack.undo() for _ in range(len(cases))])
+    window.checks.run_now()
+
+
+def bulk(app, window) -> None:
+    from designer.gui.commands import AddServersCommand, DisconnectCommand, MacroCommand
+    from designer.planning.build import make_server
+    from designer.planning.naming import next_server_id
+    doc, f, edit = window.document, window.document.fabric, window.edit
+    su3 = sorted(s.id for s in f.servers.values() if s.su == 3)
+    leaves3 = [l.id for l in f.leaves() if l.su == 3]
+    taken: set[str] = set()
+    servers = []
+    for _ in range(8):
+        sid = next_server_id(f, 3, taken)
+        taken.add(sid)
+        servers.append(make_server(f.catalog, sid, "hgx-h100-8x400g", 3, 8))
+    doc.execute(MacroCommand(f, "room", [DisconnectCommand(f, l.id) for s in su3[-8:] for l in f.links_of(s)]))
+    t, error = timed(app, window, lambda: doc.execute(AddServersCommand(f, servers, cable=True)))
+    row("add 8 servers to SU3, cabled to the rail leaves", t, 1000)
+    t, _ = timed(app, window, doc.undo_stack.undo)
+    row("  undo", t, 1000)
+    doc.undo_stack.undo()
+    doc.execute(MacroCommand(f, "uncable", [DisconnectCommand(f, l.id) for s in su3 for l in f.links_of(s)]))
+    t, ok = timed(app, window, lambda: edit.cable_to_rail_leaves(su3))
+    row(f"cable every NIC of SU3 ({len(su3) * 8} NICs) to its rail leaf", t, 1000)
+    t, _ = timed(app, window, doc.undo_stack.undo)
+    row("  undo", t, 1000)
+    doc.undo_stack.undo()
+    doc.execute(MacroCommand(f, "unmesh", [DisconnectCommand(f, l.id) for leaf in leaves3 for l in f.links_of(leaf)
+                                             if "spine" in l.id]))
+    t, ok = timed(app, window, lambda: edit.mesh_to_spines(leaves3))
+    row(f"connect SU3's {len(leaves3)} leaves to their spines ({ok and len(f.links_of(leaves3[0]))} cables each)", t, 1000)
+    t, _ = timed(app, window, doc.undo_stack.undo)
+    row("  undo", t, 1000)
+    doc.undo_stack.undo()
+    t, _ = timed(app, window, lambda: edit.readdress(su3 + leaves3))
+    row("re-address SU3 (its servers' and leaves' cables)", t, 1000)
+    t, _ = timed(app, window, doc.undo_stack.undo)
+    row("  undo", t, 1000)
+    clip = edit.copy(su3 + leaves3)
+    t, _ = timed(app, window, lambda: edit.paste(new_su=True, clip=clip))
+    row("paste SU3 (32 servers, 8 leaves, their cables) as a new SU", t, 1000)
+    t, _ = timed(app, window, doc.undo_stack.undo)
+    row("  undo", t, 1000)
+    window.checks.run_now()
+
+
+def usability(app, window) -> None:
+    view, f = window.view, window.document.fabric
+    t, _ = timed(app, window, view.fit)
+    row("fit the whole design", t, 300)
+    t, _ = timed(app, window, lambda: view.zoom(8))
+    row("zoom in x8", t, 300)
+    t, _ = timed(app, window, lambda: view.horizontalScrollBar().setValue(view.horizontalScrollBar().value() + 400))
+    row("pan 400 px", t, 300)
+    t, _ = timed(app, window, lambda: view.zoom(1 / 8))
+    row("zoom out x8", t, 300)
+    last = f.sorted_servers()[-1].id
+    window.find_bar.setText(last)
+    t, ids = timed(app, window, window.find_bar.search)
+    row(f"find {last} (select, centre, zoom)", t, 300)
+    from designer.gui.commands import DisconnectCommand, MoveNicCommand
+    nic = f.servers[last].nics[0].id
+    leaf = next(l.id for l in f.leaves() if l.su == f.servers[last].su and l.rail == 1)
+    room = next(l for l in f.links_of(leaf) if l.a.startswith(f.sorted_servers()[-2].id + "/")
+                or l.b.startswith(f.sorted_servers()[-2].id + "/"))             # a free port on that leaf, not timed
+    window.document.execute(DisconnectCommand(f, room.id))
+    t, error = timed(app, window, lambda: window.document.execute(MoveNicCommand(f, nic, leaf)))
+    assert error is None, error
+    row("edit there (move a NIC)", t, 100)
+    t, _ = timed(app, window, window.checks.run_now)
+    row("  re-check after it", t, 300)
+
+
+def main(argv: list[str]) -> int:
     from designer.gui.app import application
-    from designer.gui.commands import MoveNicCommand, RemoveDeviceCommand
     from designer.gui.main_window import MainWindow
-
     app = application()
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "big.fabric.yaml"
-        save(build(SPEC, builtin_catalog()), path)
         small = build(BuildSpec(sus=1, servers_per_su=1, server_model="gpu-4x400g"), builtin_catalog())
-        window = MainWindow(small, recovery_path=Path(tmp) / "rec.yaml")
+        from PySide6.QtCore import QSettings
+        window = MainWindow(small, recovery_path=Path(tmp) / "rec.yaml",
+                            settings=QSettings(str(Path(tmp) / "s.ini"), QSettings.IniFormat))
         window.resize(1600, 1000)
         window.show()
         app.processEvents()
-
-        t0 = time.perf_counter()
-        window.open_file(path, ask=False)          # load + scene build + fit
-        window.view.viewport().repaint()            # first paint, synchronously
-        app.processEvents()
-        t_open = time.perf_counter() - t0
-        f = window.document.fabric
-        counts = window.scene.counts()
-
-        # make room on the su1 leaves (every port of the generated design is used), not timed
-        window.document.execute(RemoveDeviceCommand(f, "su1-srv32"))
-        window.checks.run_now()
-        app.processEvents()                         # let the re-layout after the removal paint first
-        t0 = time.perf_counter()
-        error = window.document.execute(MoveNicCommand(f, "su1-srv01/nic0", "su1-leaf-r1"))
-        findings = window.checks.run_now()
-        app.processEvents()                         # Qt repaints the changed region
-        t_edit = time.perf_counter() - t0
-        t0 = time.perf_counter()
-        window.view.viewport().repaint()
-        t_full = time.perf_counter() - t0
-        assert error is None, error
-        cross = window.scene.links[f.link_at("su1-srv01/nic0").id].red
-        print(f"design: {len(f.servers)} servers, {len(f.switches)} switches, {len(f.links)} cables; "
-              f"scene items: {counts}")
-        print(f"open + first paint: {t_open * 1000:.0f} ms (target < 3000 ms)")
-        print(f"one NIC re-rail edit + re-check + repaint: {t_edit * 1000:.1f} ms (target < 100 ms); "
-              f"{len(findings)} findings, cable red: {cross}; checks: {window.checks.problem or 'ran'}")
-        print(f"full repaint of the whole design zoomed out: {t_full * 1000:.0f} ms")
+        runs = [("1,024", SPEC_1024, 3000, (edits, bulk, usability)), ("4,096", SPEC_4096, 10000, (usability,))]
+        skip = {"--big-only": "1,024", "--no-big": "4,096"}
+        for label, spec, target_ms, parts in runs:
+            if any(flag in argv and skip[flag] == label for flag in skip):
+                continue
+            path = Path(tmp) / "design.fabric.yaml"
+            save(build(spec, builtin_catalog()), path)
+            print(f"{label} servers x 8 rails:")
+            open_design(app, window, path, f"{label} servers", target_ms)
+            for part in parts:
+                part(app, window)
         window.document.undo_stack.setClean()
         window.close()
+    over = [r for r in ROWS if r[1] >= r[2]]
+    print(f"{len(ROWS)} timings, {len(over)} over target" + (": " + "; ".join(r[0].strip() for r in over) if over else ""))
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -32,9 +32,9 @@ def run(path: str | None = None) -> int:
     app = application()
     from .main_window import MainWindow
     window = MainWindow(default_fabric())
-    restored = window.offer_restore()
+    restored = window.files.offer_restore()
     if path and not restored:
-        window.open_file(Path(path), ask=False)
+        window.files.open_file(Path(path), ask=False)
     window.show()
     window.view.fit()
     return app.exec()
@@ -48,4 +48,4 @@ def render(path: str, out: str) -> dict[str, int]:
     fabric = load(Path(path))
     application()
     from .render import render_scene
-    return render_scene(fabric, Path(out))
+    return render_scene(fabric, Path(out), Path(path))

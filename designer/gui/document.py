@@ -19,6 +19,7 @@ class Document(QObject):
     fabric_replaced = Signal(object)   # the new Fabric (after New / Open / restore)
     state_changed = Signal()           # title, path or dirty state changed
     model_changed = Signal(object)     # every Fabric event (a model.events.Event), relayed for the docks
+    notice = Signal(str)               # an edit went through but left something undone (say so)
 
     def __init__(self, fabric: Fabric, path: Path | None = None, parent=None):
         super().__init__(parent)
@@ -39,11 +40,14 @@ class Document(QObject):
     def execute(self, command: FabricCommand) -> str | None:
         """Apply ``command`` and push it; a refused edit returns the model's reason and changes nothing."""
         try:
-            command.apply()
+            command.run()
         except (ModelError, PlanningError, ValueError, KeyError) as exc:
             return _reason(exc)
         command._skip_redo = True
         self.undo_stack.push(command)
+        if command.problems:
+            more = f" (and {len(command.problems) - 1} more)" if len(command.problems) > 1 else ""
+            self.notice.emit(f"{command.text()}: {command.problems[0]}{more}")
         return None
 
     # ------------------------------------------------------------------ state

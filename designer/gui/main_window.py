@@ -1,49 +1,73 @@
-"""The designer window: canvas in the middle, docks around, menus; wires the parts together."""
+"""The designer window: canvas in the middle, docks around, menus and a toolbar; wires the parts
+together. The work of the menus lives in `files` (File), `editing` (Edit, Design) and here (View,
+the canvas's reactions)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox
+from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtGui import QCursor
+from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMessageBox
 
 from ..model.fabric import Fabric
+from . import menus
 from .check_runner import CheckRunner
-from .commands import DisconnectCommand, MacroCommand, RemoveDeviceCommand, ReplanCommand
-from .dialogs import ExportDialog, NewFromPresetDialog
-from .docks import AsBuiltDock, FindingsDock, HistoryDock, InspectorDock, PaletteDock, PreviewDock
+from .context_menu import context_menu
+from .docks import AnalysisDock, AsBuiltDock, FindingsDock, HistoryDock, InspectorDock, PaletteDock, PreviewDock
 from .document import Document
+from .editing import EditActions
+from .files import FileActions
 from .interactions import InteractionController
+from .marks import CanvasMarks
+from .navigation import FindBar, ViewActions
+from .overlays import LegendWidget, MinimapWidget
 from .recovery import Recovery
-from .render import write_scene
 from .scene import FabricScene
+from .tooltips import tooltip
 from .view import FabricView
 
-FILE_FILTER = "Fabric designs (*.fabric.yaml *.yaml);;All files (*)"
 STATUS_MS = 8000
+READY = "Ready. Drag NICs, leaves or cable ends; right-click for more; F1 lists every gesture and shortcut"
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, fabric: Fabric, path: Path | None = None, recovery_path: Path | None = None):
+    def __init__(self, fabric: Fabric, path: Path | None = None, recovery_path: Path | None = None,
+                 settings: QSettings | None = None):
         super().__init__()
+        self.actions_by_name: dict = {}
         self.document = Document(fabric, path, self)
-        self.scene = FabricScene(fabric, self)
+        self.scene = FabricScene(None, self)
+        self.marks = CanvasMarks(self.scene)
+        self.scene.tooltip_for = lambda model_id: tooltip(self.document.fabric, model_id, self.checks.findings)
+        self.scene.set_fabric(fabric)
         self.view = FabricView(self.scene)
         self.view.controller = InteractionController(self.scene, self.document, self.status)
+        self.legend = LegendWidget(self.view)
+        self.minimap = MinimapWidget(self.view, self.scene)
+        self.view.overlays = [self.legend, self.minimap]
         self.setCentralWidget(self.view)
         self.checks = CheckRunner(self.document, self)
         self.recovery = Recovery(self.document, recovery_path, self)
+        self.files = FileActions(self, settings)
+        self.edit = EditActions(self)
+        self.nav = ViewActions(self)
+        self.find_bar = FindBar()
         self._make_docks()
-        self._make_menus()
+        menus.build(self)
+        self._make_status_bar()
         self._connect()
-        self.palette.set_catalog(fabric.catalog)
+        self._fabric_shown(fabric)
+        self._fill_recent(self.files.recent())
         self.update_title()
-        self.resize(1400, 900)
+        self.resize(1500, 940)
         self.checks.schedule()
         self.recovery.start()
 
     # ------------------------------------------------------------------ construction
+    def docks(self) -> list:
+        return [self.palette, self.inspector, self.preview, self.findings, self.analysis, self.as_built, self.history]
+
     def _make_docks(self) -> None:
         self.palette = PaletteDock(self)
         self.inspector = InspectorDock(self.document, self)
@@ -51,69 +75,59 @@ class MainWindow(QMainWindow):
         self.preview = PreviewDock(self)
         self.history = HistoryDock(self.document.undo_stack, self)
         self.as_built = AsBuiltDock(self)
+        self.analysis = AnalysisDock(self.document, self)
         self.addDockWidget(Qt.LeftDockWidgetArea, self.palette)
         self.addDockWidget(Qt.LeftDockWidgetArea, self.history)
         self.addDockWidget(Qt.RightDockWidgetArea, self.inspector)
         self.addDockWidget(Qt.RightDockWidgetArea, self.preview)
         self.addDockWidget(Qt.BottomDockWidgetArea, self.findings)
+        self.tabifyDockWidget(self.findings, self.analysis)
         self.tabifyDockWidget(self.findings, self.as_built)
         self.findings.raise_()
-        self.resizeDocks([self.findings], [160], Qt.Vertical)
-        self.resizeDocks([self.palette, self.inspector], [230, 320], Qt.Horizontal)
+        self._docks_sized = False
 
-    def _action(self, menu, text, slot, shortcut=None) -> QAction:
-        action = QAction(text, self)
-        if shortcut:
-            action.setShortcut(QKeySequence(shortcut))
-        action.triggered.connect(slot)
-        menu.addAction(action)
-        return action
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if not self._docks_sized:            # dock sizes only take once the window has its size
+            self._docks_sized = True
+            QTimer.singleShot(0, self._size_docks)
 
-    def _make_menus(self) -> None:
-        bar = self.menuBar()
-        f = bar.addMenu("&File")
-        self._action(f, "&New from preset…", self.new_from_preset, QKeySequence.New)
-        self._action(f, "&Open…", self.open_dialog, QKeySequence.Open)
-        self._action(f, "&Save", self.save, QKeySequence.Save)
-        self._action(f, "Save &As…", self.save_as, QKeySequence("Ctrl+Shift+S"))
-        f.addSeparator()
-        self._action(f, "&Export bundle…", self.export_bundle, QKeySequence("Ctrl+E"))
-        self._action(f, "Export &diagram (SVG/PNG)…", self.export_diagram)
-        f.addSeparator()
-        self._action(f, "&Quit", self.close, QKeySequence.Quit)
-        e = bar.addMenu("&Edit")
-        undo = self.document.undo_stack.createUndoAction(self, "&Undo")
-        undo.setShortcut(QKeySequence("Ctrl+Z"))
-        redo = self.document.undo_stack.createRedoAction(self, "&Redo")
-        redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
-        e.addAction(undo)
-        e.addAction(redo)
-        e.addSeparator()
-        self._action(e, "&Delete selection", self.delete_selection, QKeySequence.Delete)
-        self._action(e, "Select &all", lambda: [i.setSelected(True) for i in self.scene.items()],
-                     QKeySequence.SelectAll)
-        v = bar.addMenu("&View")
-        self._action(v, "&Fit to window", self.view.fit, QKeySequence("Ctrl+0"))
-        self._action(v, "Zoom &in", lambda: self.view.zoom(1.25), QKeySequence.ZoomIn)
-        self._action(v, "Zoom &out", lambda: self.view.zoom(0.8), QKeySequence.ZoomOut)
-        v.addSeparator()
-        for dock in (self.palette, self.inspector, self.findings, self.preview, self.history, self.as_built):
-            v.addAction(dock.toggleViewAction())
-        t = bar.addMenu("&Tools")
-        self._action(t, "Assign &rails and addresses", self.replan)
-        self._action(t, "Run &checks now", self.checks.run_now, QKeySequence("F5"))
-        self._action(t, "&Verify cabling against LLDP…", self.verify_lldp)
+    def _size_docks(self) -> None:
+        """The canvas gets most of the window; the findings a strip under it."""
+        self.resizeDocks([self.findings], [150], Qt.Vertical)
+        self.resizeDocks([self.palette, self.inspector], [180, 400], Qt.Horizontal)
+        self.resizeDocks([self.palette, self.history], [420, 200], Qt.Vertical)
+        self.resizeDocks([self.inspector, self.preview], [300, 400], Qt.Vertical)
+
+    def _make_status_bar(self) -> None:
+        bar = self.statusBar()
+        self.counts_label = QLabel()
+        self.zoom_label = QLabel()
+        bar.addPermanentWidget(self.counts_label)
+        bar.addPermanentWidget(self.zoom_label)
+        bar.showMessage(READY)
 
     def _connect(self) -> None:
         d = self.document
         d.state_changed.connect(self.update_title)
         d.fabric_replaced.connect(self._fabric_replaced)
         d.model_changed.connect(self._model_changed)
+        d.notice.connect(lambda text: QTimer.singleShot(0, lambda: self.status(f"done, but {text}")))
         self.scene.selectionChanged.connect(self._selection_changed)
+        self.scene.reconciled.connect(self._update_counts)
         self.checks.updated.connect(self._findings_updated)
         self.findings.activated.connect(self.view.centre_on_ids)
         self.as_built.activated.connect(self.view.centre_on_ids)
-        self.as_built.cleared.connect(lambda: self.scene.mark_as_built({}))
+        self.as_built.cleared.connect(lambda: self.marks.show_as_built({}))
+        self.analysis.path_traced.connect(self.nav.path_traced)
+        self.analysis.loads_ready.connect(self.nav.loads_ready)
+        self.analysis.cleared.connect(self.nav.clear_highlight)
+        self.legend.rail_clicked.connect(self.nav.highlight_rail)
+        self.find_bar.found.connect(self.nav.found)
+        self.view.context_requested.connect(self._context_menu)
+        self.view.mode_changed.connect(lambda mode: self.mode_actions[mode].setChecked(True))
+        self.view.zoomed.connect(lambda scale: self.zoom_label.setText(f"zoom {scale * 100:.0f}%"))
+        self.files.recent_changed.connect(self._fill_recent)
 
     # ------------------------------------------------------------------ reactions
     def status(self, message: str) -> None:
@@ -125,14 +139,41 @@ class MainWindow(QMainWindow):
     def _model_changed(self, _event) -> None:
         self.inspector.schedule_refresh()
         self.preview.schedule()
+        self._names_timer().start()
+
+    def _names_timer(self) -> QTimer:
+        if not hasattr(self, "_names"):
+            self._names = QTimer(self)
+            self._names.setSingleShot(True)
+            self._names.setInterval(500)
+            self._names.timeout.connect(self._refresh_names)
+        return self._names
+
+    def _refresh_names(self) -> None:
+        fabric = self.document.fabric
+        self.find_bar.refresh_names()
+        self.analysis.set_hosts(sorted(fabric.servers))
+        self.legend.set_rails([(r.index, r.name) for r in sorted(fabric.rails.values(), key=lambda r: r.index)])
 
     def _fabric_replaced(self, fabric: Fabric) -> None:
         self.as_built.clear()
+        self.marks.reset()
         self.scene.set_fabric(fabric)
-        self.palette.set_catalog(fabric.catalog)
+        self._fabric_shown(fabric)
         self.inspector.show_ids([])
         self.preview.show_device(fabric, None)
         self.view.fit()
+
+    def _fabric_shown(self, fabric: Fabric) -> None:
+        self.palette.set_catalog(fabric.catalog)
+        self.find_bar.set_fabric(fabric)
+        self._refresh_names()
+        self._update_counts()
+
+    def _update_counts(self) -> None:
+        f = self.document.fabric
+        self.counts_label.setText(f"{len(f.servers):,} servers · {len(f.switches):,} switches · "
+                                  f"{len(f.links):,} cables")
 
     def _selection_changed(self) -> None:
         ids = self.scene.selected_ids()
@@ -143,21 +184,42 @@ class MainWindow(QMainWindow):
 
     def _findings_updated(self, findings: list) -> None:
         self.findings.show_findings(findings, self.checks.problem)
-        self.scene.mark_errors(self.checks.error_ids())
+        self.marks.show_findings(findings)
+        counts = self.findings.counts()
+        self.findings.setWindowTitle(f"Findings ({counts['error']} errors, {counts['warning']} warnings)")
 
-    # ------------------------------------------------------------------ edits
-    def delete_selection(self) -> None:
-        f = self.document.fabric
-        ids = self.scene.selected_ids()
-        devices = [i for i in ids if f.has_device(i)]
-        links = [i for i in ids if i in f.links and not any(i.startswith(d + "/") or f"~{d}/" in i
-                                                                 for d in devices)]
-        parts = [DisconnectCommand(f, l) for l in links] + [RemoveDeviceCommand(f, d) for d in devices]
-        if not parts:
-            self.status("select devices or cables to delete (NICs go with their server)")
-            return
-        error = self.document.execute(MacroCommand(f, f"Delete {len(parts)} objects", parts))
-        self.status(f"nothing deleted: {error}" if error else f"deleted {len(parts)} objects")
+    def _context_menu(self, model_id, scene_pos, global_pos) -> None:
+        menu = context_menu(self, model_id, scene_pos)
+        if menu is not None:
+            menu.exec(global_pos)
+
+    def _fill_recent(self, files: list[str]) -> None:
+        menu = self.recent_menu
+        menu.clear()
+        for path in files:
+            menu.addAction(path, lambda p=path: self.files.open_recent(p))
+        if files:
+            menu.addSeparator()
+            menu.addAction("Clear the list", self.files.clear_recent)
+        menu.setEnabled(bool(files))
+
+    # ------------------------------------------------------------------ view commands
+    def select_all(self) -> None:
+        for item in (*self.scene.devices.values(), *self.scene.links.values()):
+            if item.isVisible():
+                item.setSelected(True)
+
+    def paste_here(self) -> bool:
+        """Edit > Paste: into the SU under the mouse when it is over the canvas, else where copied."""
+        pos = self.view.viewport().mapFromGlobal(QCursor.pos())
+        su = self.scene.su_at(self.view.mapToScene(pos)) if self.view.viewport().rect().contains(pos) else None
+        return self.edit.paste(su=su)
+
+    def show_shortcuts(self):
+        from .dialogs import ShortcutsDialog
+        dialog = ShortcutsDialog(self.menus, self)
+        dialog.exec()
+        return dialog
 
     def verify_lldp(self, folder: str | None = None) -> None:
         """Compare a folder of LLDP dumps (one per device) with the design; list and mark mismatches."""
@@ -175,126 +237,16 @@ class MainWindow(QMainWindow):
         self.as_built.show_result(folder, result)
         self.as_built.show()
         self.as_built.raise_()
-        marked = self.scene.mark_as_built(result.link_status())
+        marked = self.marks.show_as_built(result.link_status())
         self.status(f"as-built check: {len(result.mismatches)} mismatch(es), {marked} cable(s) marked"
                     if marked or result.mismatches else "as-built check: cabled as planned")
 
-    def replan(self) -> None:
-        error = self.document.execute(ReplanCommand(self.document.fabric))
-        self.status(f"re-planning refused: {error}" if error else "rails and addresses re-assigned")
-
-    # ------------------------------------------------------------------ files
-    def maybe_save(self) -> bool:
-        """True when it is fine to drop the current design (saved, discarded, or nothing to save)."""
-        if not self.document.dirty:
-            return True
-        answer = QMessageBox.question(
-            self, "Unsaved changes", f"{self.document.display_name()} has unsaved changes. Save them first?",
-            QMessageBox.Save | QMessageBox.Discard | QMessageBox.Cancel, QMessageBox.Save)
-        if answer == QMessageBox.Save:
-            return self.save()
-        return answer == QMessageBox.Discard
-
-    def new_from_preset(self) -> None:
-        if not self.maybe_save():
-            return
-        dialog = NewFromPresetDialog(self.document.fabric.catalog, self)
-        if dialog.exec():
-            from ..planning.build import build
-            try:
-                fabric = build(dialog.spec(), self.document.fabric.catalog)
-            except ValueError as exc:
-                QMessageBox.critical(self, "Cannot build this design", str(exc))
-                return
-            self.document.replace(fabric, None)
-            self.recovery.discard()
-
-    def open_dialog(self) -> None:
-        if not self.maybe_save():
-            return
-        path, _ = QFileDialog.getOpenFileName(self, "Open design", "", FILE_FILTER)
-        if path:
-            self.open_file(Path(path), ask=False)
-
-    def open_file(self, path: Path, ask: bool = True) -> bool:
-        """Open ``path``; a file that cannot be read is reported and the current design stays."""
-        if ask and not self.maybe_save():
-            return False
-        from ..storage import FileFormatError
-        try:
-            self.document.open(Path(path))
-        except FileFormatError as exc:
-            QMessageBox.critical(self, "Cannot open the design", str(exc))
-            return False
-        except OSError as exc:
-            QMessageBox.critical(self, "Cannot open the design", f"{path}: {exc.strerror or exc}")
-            return False
-        self.status(f"opened {path}")
-        return True
-
-    def save(self) -> bool:
-        if self.document.path is None:
-            return self.save_as()
-        return self._save_to(self.document.path)
-
-    def save_as(self) -> bool:
-        path, _ = QFileDialog.getSaveFileName(self, "Save design as", self.document.display_name(), FILE_FILTER)
-        if not path:
-            return False
-        if not path.endswith((".yaml", ".yml")):
-            path += ".fabric.yaml"
-        return self._save_to(Path(path))
-
-    def _save_to(self, path: Path) -> bool:
-        try:
-            self.document.save(path)
-        except (OSError, ValueError) as exc:
-            QMessageBox.critical(self, "Cannot save the design", f"{path}: {exc}")
-            return False
-        self.recovery.discard()
-        self.status(f"saved {path}")
-        return True
-
-    def export_bundle(self) -> None:
-        ExportDialog(self.document.fabric, parent=self).exec()
-
-    def export_diagram(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Export diagram", f"{self.document.fabric.settings.name}.svg",
-                                              "SVG (*.svg);;PNG (*.png)")
-        if path:
-            try:
-                write_scene(self.scene, Path(path))
-            except (OSError, ValueError) as exc:
-                QMessageBox.critical(self, "Cannot export the diagram", str(exc))
-                return
-            self.status(f"diagram written to {path}")
-
     # ------------------------------------------------------------------ session
-    def offer_restore(self) -> bool:
-        """At start: a recovery file left by a crash is offered back; True when restored."""
-        if not self.recovery.pending():
-            return False
-        answer = QMessageBox.question(
-            self, "Restore unsaved work?",
-            f"The designer did not close cleanly. Restore the unsaved design from {self.recovery.path}?",
-            QMessageBox.Yes | QMessageBox.No, QMessageBox.Yes)
-        if answer != QMessageBox.Yes:
-            self.recovery.discard()
-            return False
-        try:
-            fabric = self.recovery.load()
-        except Exception as exc:
-            QMessageBox.critical(self, "Cannot restore", str(exc))
-            self.recovery.discard()
-            return False
-        self.document.replace(fabric, None, restored=True)
-        self.status("restored the unsaved design; save it to keep it")
-        return True
-
     def closeEvent(self, event) -> None:
-        if not self.maybe_save():
+        if not self.files.maybe_save():
             event.ignore()
             return
+        self.analysis.cancel()
         self.recovery.discard()
         self.scene.detach()
         event.accept()

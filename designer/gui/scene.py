@@ -1,39 +1,56 @@
 """The canvas scene: owns the id <-> item maps and repaints from the Fabric's events.
 
 Every model event (a RESET included) is answered by `reconcile()`: the items are diffed
-against the model's entities, so a batch edit touches only what changed.
+against the model's entities, so a batch edit touches only what changed. A re-layout moves only
+the devices whose box changed and re-routes only the cables at those devices: a cable's geometry
+change is an update of the scene's index, and 16,000 of them per edit froze the window.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QPen
-from PySide6.QtWidgets import QGraphicsScene
+from PySide6.QtGui import QColor, QFont, QPen, QTransform
+from PySide6.QtWidgets import QGraphicsScene, QToolTip
 
 from ..model import events as ev
-from ..model.entities import Role, Server
+from ..model.entities import Server
 from ..model.fabric import Fabric
 from ..model.ids import split_endpoint
 from ..planning import layout as geo
 from . import style
-from .items import DeviceItem, LinkItem, LinkOverviewItem, NicItem, ServerItem, SwitchItem
+from .cable_routing import CableRouting
+from .items import CableLayers, DeviceItem, LinkItem, NicItem, ServerItem, SuPlatesItem, SwitchItem
+
+# A fixed depth for the scene's BSP index: Qt's automatic depth grows with the item count until
+# re-indexing one long leaf-spine cable costs milliseconds (touching thousands of tree leaves).
+BSP_DEPTH = 10
+MARGIN = 60
+SU_TITLE_PX = 13      # SU names keep this on-screen size at any zoom
 
 
-class FabricScene(QGraphicsScene):
+class FabricScene(CableRouting, QGraphicsScene):
     reconciled = Signal()
+    relaid = Signal()                    # the layout changed (the minimap redraws)
 
     def __init__(self, fabric: Fabric | None = None, parent=None):
         super().__init__(parent)
+        self.setItemIndexMethod(QGraphicsScene.BspTreeIndex)
+        self.setBspTreeDepth(BSP_DEPTH)
         self.fabric: Fabric | None = None
         self.layout = geo.Layout()
+        self.collapsed: set[int | None] = set()
         self.devices: dict[str, DeviceItem] = {}
         self.nics: dict[str, NicItem] = {}
         self.links: dict[str, LinkItem] = {}
         self._shown: dict[str, object] = {}          # device id -> the entity its item shows
         self._port_index: dict[tuple, dict[str, int]] = {}
-        self._marked: list = []
-        self.overview: LinkOverviewItem | None = None
+        self.overview: CableLayers | None = None
+        self.plates: SuPlatesItem | None = None
         self.overview_mode = False         # zoomed out: one layer draws every cable, NICs hidden
+        self.decorate = None               # callable(item), applied to every new item (canvas marks)
+        self.tooltip_for = None            # callable(model id) -> text, asked when the mouse rests on an item
+        self._selected_links: set = set()
+        self.selectionChanged.connect(self._selection_restyle)
         self.setBackgroundBrush(QColor("#fafafa"))
         if fabric is not None:
             self.set_fabric(fabric)
@@ -44,10 +61,13 @@ class FabricScene(QGraphicsScene):
             self.fabric.unsubscribe(self._on_event)
         self.clear()
         self.devices.clear(), self.nics.clear(), self.links.clear(), self._shown.clear()
-        self._marked = []
-        self.overview = LinkOverviewItem()
-        self.overview.setVisible(self.overview_mode)
-        self.addItem(self.overview)
+        self._selected_links = set()
+        self.layout = geo.Layout()
+        self.collapsed = set()
+        self.overview = CableLayers(self)
+        self.overview.set_overview(self.overview_mode)
+        self.plates = SuPlatesItem()
+        self.addItem(self.plates)
         self.fabric = fabric
         fabric.subscribe(self._on_event)
         self.reconcile()
@@ -68,34 +88,36 @@ class FabricScene(QGraphicsScene):
         for gone in [d for d in self.devices if d not in model]:
             self._remove_device(gone)
             relayout = True
-        changed = set()
+        added, changed = set(), set()
         for device_id, entity in model.items():
             shown = self._shown.get(device_id)
             if shown is entity:
                 continue
             if shown is None:
                 self._add_device(entity)
-                relayout = True
+                added.add(device_id)
             else:
                 relayout |= self._update_device(shown, entity)
+                changed.add(device_id)
             self._shown[device_id] = entity
-            changed.add(device_id)
-        new_links = [l for l in f.links if l not in self.links]
-        for gone in [l for l in self.links if l not in f.links]:
+        links = f.links
+        new_links = [l for l in links if l not in self.links]
+        for gone in [l for l in self.links if l not in links]:
             self.removeItem(self.links.pop(gone))
             self.overview.hide_link(gone)
+        decorate = self.decorate
         for link_id in new_links:
-            self.links[link_id] = LinkItem(link_id, None, False)
-            self.links[link_id].setVisible(not self.overview_mode)
-            self.addItem(self.links[link_id])
-        if relayout:
-            self.relayout()
-        else:
-            touched = set(new_links)
-            for device_id in changed:
-                touched.update(self._links_touching(device_id))
-            for link_id in touched:
-                self._refresh_link(link_id)
+            item = self.links[link_id] = LinkItem(link_id, None, False)
+            self.addItem(item)
+            if decorate:
+                decorate(item)
+        touched = set(new_links)        # a new device's cables are new cables: only changed ones need a look
+        for device_id in changed:
+            touched.update(self._links_touching(device_id))
+        if relayout or added:
+            touched |= self.relayout(skip=added)
+        for link_id in touched:
+            self._refresh_link(link_id)
         self.reconciled.emit()
 
     # ------------------------------------------------------------------ items
@@ -105,14 +127,19 @@ class FabricScene(QGraphicsScene):
             for j, nic in enumerate(sorted(entity.nics, key=lambda n: n.index)):
                 nic_item = NicItem(nic.id, geo.PORT, nic.rail, item)
                 nic_item.setPos(geo.SERVER_PAD + j * geo.PORT_PITCH, 3)
-                nic_item.setVisible(not self.overview_mode)
+                if self.overview_mode:
+                    nic_item.setVisible(False)
                 self.nics[nic.id] = nic_item
         else:
             item = SwitchItem(entity.id, geo.SWITCH_W, geo.SWITCH_H, entity.hostname, entity.role.value,
                               entity.rail)
-        item.setToolTip(f"{entity.id} ({entity.model})")
+        item.setVisible(False)               # shown once the layout places it
         self.devices[entity.id] = item
         self.addItem(item)
+        if self.decorate:
+            self.decorate(item)
+            for nic_item in item.childItems():
+                self.decorate(nic_item)
 
     def _remove_device(self, device_id: str) -> None:
         item = self.devices.pop(device_id)
@@ -123,7 +150,7 @@ class FabricScene(QGraphicsScene):
         self.removeItem(item)
 
     def _update_device(self, old, new) -> bool:
-        """Refresh an item for a changed entity; True when its place in the layout moved."""
+        """Refresh an item for a changed entity; True when its place in the layout may have moved."""
         item = self.devices[new.id]
         if isinstance(new, Server):
             item.label = new.hostname
@@ -134,16 +161,41 @@ class FabricScene(QGraphicsScene):
         item.set_look(new.hostname, new.rail)
         return (new.rail, new.su, new.plane, new.breakouts) != (old.rail, old.su, old.plane, old.breakouts)
 
-    def relayout(self) -> None:
-        self.layout = geo.compute(self.fabric)
+    def set_collapsed(self, sus) -> None:
+        """Draw these SUs as one block each (their servers hidden, their leaves on the block's edge)."""
+        sus = set(sus)
+        if sus != self.collapsed:
+            self.collapsed = sus
+            for link_id in self.relayout():
+                self._refresh_link(link_id)
+
+    def relayout(self, skip=frozenset()) -> set[str]:
+        """Place the devices whose box changed; returns the cables at those devices (to re-route),
+        but not at the devices in ``skip`` (just added: their cables are new and routed anyway)."""
+        old = self.layout
+        self.layout = new = geo.compute(self.fabric, frozenset(self.collapsed))
+        moved = []
         for device_id, item in self.devices.items():
-            box = self.layout.boxes[device_id]
-            item.setPos(box.x, box.y)
-        for link_id in self.links:
-            self._refresh_link(link_id)
-        margin = 60
-        self.setSceneRect(QRectF(-margin, -margin, self.layout.width + 2 * margin,
-                                 self.layout.height + 2 * margin))
+            box = new.boxes[device_id]
+            hidden = device_id in new.hidden
+            if old.boxes.get(device_id) != box or (device_id in old.hidden) != hidden or not item.isVisible() != hidden:
+                item.setPos(box.x, box.y)
+                item.setVisible(not hidden)
+                moved.append(device_id)
+        self.plates.set_layout(new)
+        rect = QRectF(-MARGIN, -MARGIN, new.width + 2 * MARGIN, new.height + 2 * MARGIN)
+        grow = max(rect.width(), rect.height()) / 2      # room to pan past the edges at any zoom
+        self.setSceneRect(rect.adjusted(-grow, -grow, grow, grow))
+        self.relaid.emit()
+        touched: set[str] = set()
+        for device_id in moved:
+            if device_id not in skip:
+                touched.update(self._links_touching(device_id))
+        return touched
+
+    def content_rect(self) -> QRectF:
+        """What a fit shows: the laid-out design and a small margin."""
+        return QRectF(-MARGIN, -MARGIN, self.layout.width + 2 * MARGIN, self.layout.height + 2 * MARGIN)
 
     def place(self, device_id: str) -> None:
         """Put a device back where the layout says (a refused drag snaps back with this)."""
@@ -153,106 +205,37 @@ class FabricScene(QGraphicsScene):
 
     def _links_touching(self, device_id: str) -> list[str]:
         f = self.fabric
-        if device_id in f.servers:
-            eps = [n.id for n in f.servers[device_id].nics]
-        else:
-            eps = [f"{device_id}/{name}" for name in f.ports(device_id)]
-        return [link.id for link in map(f.link_at, eps) if link is not None]
-
-    def _ports(self, switch_id: str) -> dict[str, int]:
-        switch = self.fabric.switches[switch_id]
-        key = (switch.model, switch.breakouts)
-        table = self._port_index.get(key)
-        if table is None:
-            table = {name: i for i, name in enumerate(self.fabric.ports(switch_id))}
-            self._port_index[key] = table
-        return table
-
-    def _refresh_link(self, link_id: str) -> None:
-        item = self.links.get(link_id)
-        link = self.fabric.links.get(link_id)
-        if item is None or link is None:
-            return
-        rail, cross = self.link_rail(link.a, link.b)
-        item.set_state(rail, cross)
-        ends = []
-        for ep, other in ((link.a, link.b), (link.b, link.a)):
-            dev, other_dev = split_endpoint(ep)[0], split_endpoint(other)[0]
-            other_box = self.layout.boxes.get(other_dev)
-            toward = other_box.y if other_box else 0.0
-            ports = self._ports(dev) if dev in self.fabric.switches else {}
-            ends.append(geo.anchor(self.fabric, self.layout, ep, ports, toward) or (0.0, 0.0))
-        item.set_ends(*ends)
-        self.overview.show_link(item)
-
-    def link_rail(self, a: str, b: str) -> tuple[int | None, bool]:
-        """The rail a cable carries and whether it crosses rails (NIC or spine plane vs leaf rail)."""
-        f = self.fabric
-        rails, leaf_rail, plane = [], None, None
-        for ep in (a, b):
-            dev = split_endpoint(ep)[0]
-            if dev in f.servers:
-                rails.append(f.nic(ep).rail)
-            else:
-                sw = f.switches[dev]
-                if sw.role is Role.LEAF:
-                    leaf_rail = sw.rail
-                else:
-                    plane = sw.plane
-        if rails:
-            return rails[0], leaf_rail is not None and rails[0] != leaf_rail
-        return leaf_rail, plane is not None and leaf_rail is not None and plane != leaf_rail
-
-    # ------------------------------------------------------------------ findings and lookup
-    def mark_errors(self, ids) -> None:
-        """Mark the items named by error findings (devices, NICs, cables, or a cabled endpoint)."""
-        for item in self._marked:
-            item.set_error(False)
-            if isinstance(item, LinkItem):
-                self.overview.show_link(item)
-        self._marked = []
-        for i in ids:
-            item = self.item_for(i)
-            if item is None and "/" in i:
-                link = self.fabric.link_at(i)
-                item = self.links.get(link.id) if link else self.devices.get(split_endpoint(i)[0])
-            if item is not None:
-                item.set_error(True)
-                self._marked.append(item)
-                if isinstance(item, LinkItem):
-                    self.overview.show_link(item)
-
-    def mark_as_built(self, status: dict[str, str]) -> int:
-        """Mark the cables an as-built check found wrong (``status``: link id -> kind); others unmarked.
-        Returns how many cables are marked."""
-        marked = 0
-        for link_id, item in self.links.items():
-            kind = status.get(link_id)
-            kind = None if kind in (None, "as-planned", "not-checked") else kind
-            if kind != item.as_built:
-                item.set_as_built(kind)
-                self.overview.show_link(item)
-            marked += kind is not None
-        return marked
+        if device_id not in f.servers and device_id not in f.switches:
+            return []
+        return [link.id for link in f.links_of(device_id)]
 
     def set_overview(self, on: bool) -> None:
-        """Zoomed out (``on``): hide the cable and NIC items and let one layer draw every cable."""
+        """Zoomed out (``on``): hide the NIC items and let the cable layer draw every cable (the cable
+        items stay, to be pointed at; most have no contents anyway)."""
         if on == self.overview_mode:
             return
         self.overview_mode = on
-        for item in self.links.values():
-            item.setVisible(not on)
         for item in self.nics.values():
             item.setVisible(not on)
         if self.overview is not None:
-            self.overview.setVisible(on)
+            self.overview.set_overview(on)
 
+    # ------------------------------------------------------------------ lookup
     def item_for(self, model_id: str):
         return self.devices.get(model_id) or self.nics.get(model_id) or self.links.get(model_id)
 
+    def item_for_finding_id(self, ident: str):
+        """The item a finding's id points at: a device, NIC or cable; a cabled port's cable; an
+        address key's device (``leaf/svi``, ``switch/lo``, ``leaf/Ethernet0`` uncabled)."""
+        item = self.item_for(ident)
+        if item is None and "/" in ident and self.fabric is not None:
+            link = self.fabric.link_at(ident)
+            item = self.links.get(link.id) if link else self.devices.get(split_endpoint(ident)[0])
+        return item
+
     def select_ids(self, ids) -> list:
         self.clearSelection()
-        items = [it for it in (self.item_for(i) for i in ids) if it is not None]
+        items = [it for it in (self.item_for_finding_id(i) for i in ids) if it is not None]
         for it in items:
             it.setSelected(True)
         return items
@@ -260,26 +243,53 @@ class FabricScene(QGraphicsScene):
     def selected_ids(self) -> list[str]:
         return sorted(it.model_id for it in self.selectedItems() if hasattr(it, "model_id"))
 
+    def item_at(self, pos: QPointF, transform: QTransform | None = None):
+        """The topmost visible model item at ``pos`` (a NIC before its server, a switch before a
+        cable); nothing behind an SU plate (what passes behind an SU is not there to point at)."""
+        for item in self.items(pos, Qt.IntersectsItemShape, Qt.DescendingOrder, transform or QTransform()):
+            if item is self.plates:
+                return None
+            if hasattr(item, "model_id") and item.isVisible():
+                return item
+        return None
+
+    def helpEvent(self, event) -> None:
+        if self.tooltip_for is None:
+            super().helpEvent(event)
+            return
+        view = event.widget().parent() if event.widget() is not None else None
+        item = self.item_at(event.scenePos(), view.transform() if hasattr(view, "transform") else None)
+        if item is None:
+            QToolTip.hideText()
+            event.ignore()
+            return
+        QToolTip.showText(event.screenPos(), self.tooltip_for(item.model_id), event.widget())
+        event.accept()
+
     def counts(self) -> dict[str, int]:
         return {"devices": len(self.devices), "nics": len(self.nics), "links": len(self.links)}
 
-    # ------------------------------------------------------------------ background: rail lanes
-    def drawBackground(self, painter, rect) -> None:
-        super().drawBackground(painter, rect)
-        font = QFont(painter.font())
-        font.setPixelSize(12)
-        painter.setFont(font)
-        for lane in self.layout.lanes:
-            b = lane.box
-            r = QRectF(b.x, b.y, b.w, b.h)
-            if r.intersects(rect):
-                painter.fillRect(r, style.lane_colour(lane.rail))
-        painter.setPen(QPen(QColor("#78909c")))
-        for su, b in self.layout.su_blocks.items():
-            r = QRectF(b.x, b.y, b.w, 20)
-            if r.intersects(rect):
-                name = self.fabric.sus[su].name if su in self.fabric.sus else "no SU"
-                painter.drawText(r, Qt.AlignLeft | Qt.AlignVCenter, name)
-
     def lane_at(self, pos: QPointF):
         return self.layout.lane_at(pos.x(), pos.y())
+
+    def su_at(self, pos: QPointF) -> int | None:
+        return self.layout.su_at(pos.x(), pos.y())
+
+    # ------------------------------------------------------------------ background: SUs and rail lanes
+    def drawForeground(self, painter, rect) -> None:
+        """SU names on top of the cables, at a readable size whatever the zoom."""
+        scale = max(painter.worldTransform().m11(), 1e-6)
+        font = QFont(painter.font())
+        font.setPixelSize(max(1, round(SU_TITLE_PX / scale)))
+        font.setBold(True)
+        painter.setFont(font)
+        painter.setPen(QPen(style.SU_TITLE))
+        for su, b in self.layout.su_blocks.items():
+            title = QRectF(b.x, b.y + geo.SU_TITLE - 12 - 30 / scale, b.w * 4, 30 / scale)
+            if not title.intersects(rect):
+                continue
+            name = self.fabric.sus[su].name if su in self.fabric.sus else "no SU"
+            if su in self.layout.collapsed:
+                count = sum(1 for s in self.fabric.servers.values() if s.su == su)
+                name = f"{name}  (collapsed: {count} servers)"
+            painter.drawText(title, Qt.AlignLeft | Qt.AlignBottom, name)

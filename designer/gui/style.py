@@ -1,4 +1,4 @@
-"""Colours and pens shared by the canvas items, the legend and the docks."""
+"""Colours and pens shared by the canvas items, the legend, the docks and the diagram export."""
 
 from __future__ import annotations
 
@@ -10,14 +10,25 @@ _RAIL_HEX = ["#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "
 RAIL_COLOURS = [QColor(h) for h in _RAIL_HEX]
 NO_RAIL = QColor("#9e9e9e")
 ERROR = QColor("#d62728")
+WARNING = QColor("#f9a825")
+INFO = QColor("#1565c0")
 AS_BUILT = QColor("#6a1b9a")          # a cable the LLDP as-built check found not as planned (dashed)
+PATH = QColor("#111111")              # a traced path, hop by hop
 SPINE = QColor("#455a64")
 SERVER_FILL = QColor("#eceff1")
 SERVER_EDGE = QColor("#607d8b")
 SELECTED = QColor("#000000")
 TEXT = QColor("#212121")
+SU_TITLE = QColor("#546e7a")
 LABEL_ON_FILL = QColor("#ffffff")
 LANE_ALPHA = 28
+DIM_ALPHA = 40                        # what is not highlighted (another rail, off the traced path)
+HAZE_SHARE = 0.16                     # plain leaf-spine cables zoomed out: this much rail colour on white
+# Link load (collision analysis): share of capacity asked, bucket upper bounds and colours.
+LOAD_BUCKETS = (0.5, 0.9, 1.0 + 1e-9, 2.0 + 1e-9, float("inf"))
+LOAD_COLOURS = [QColor(h) for h in ("#66bb6a", "#c0ca33", "#fb8c00", "#e53935", "#8e0000")]
+LOAD_NAMES = ("under 50%", "50-90%", "90-100%", "over capacity (up to 2x)", "over 2x capacity")
+MARK_COLOURS = {"error": ERROR, "warning": WARNING, "info": INFO}
 
 
 def rail_colour(rail: int | None) -> QColor:
@@ -30,3 +41,15 @@ def lane_colour(rail: int) -> QColor:
     c = QColor(rail_colour(rail))
     c.setAlpha(LANE_ALPHA)
     return c
+
+
+def pale(colour: QColor, share: float) -> QColor:
+    """``colour`` mixed onto white (opaque: thousands of lines draw much faster than with alpha)."""
+    return QColor(*(round(255 - (255 - c) * share) for c in (colour.red(), colour.green(), colour.blue())))
+
+
+def load_bucket(utilisation: float) -> int:
+    for i, bound in enumerate(LOAD_BUCKETS):
+        if utilisation < bound:
+            return i
+    return len(LOAD_BUCKETS) - 1

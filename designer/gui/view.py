@@ -1,24 +1,34 @@
-"""The canvas view: zoom (wheel, +/-), pan (middle button or arrow keys), fit (0 / F), rubber band,
-the rail legend, and the hand-off of presses and drops to the interaction controller."""
+"""The canvas view: zoom (wheel, +/-), pan (middle button, the Pan mode, arrow keys), fit (0 / F),
+rubber band, the three modes (select, cable, pan), and the hand-off of presses, drops and context
+menus to the interaction controller. The legend and the minimap are widgets over the viewport, so
+they stay put while the canvas scrolls under them."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPainter
+from PySide6.QtCore import QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QPainter, QTransform
 from PySide6.QtWidgets import QGraphicsView
 
-from . import style
 from .interactions import MIME
 from .items import OVERVIEW_LOD
 
-MIN_SCALE, MAX_SCALE = 0.01, 8.0
+MIN_SCALE, MAX_SCALE = 0.005, 8.0
 STEP = 1.2
+FOCUS_MAX_SCALE = 1.5       # centring on a finding's objects zooms in at most this far
+MODES = ("select", "cable", "pan")
+MODE_CURSORS = {"select": Qt.ArrowCursor, "cable": Qt.CrossCursor, "pan": Qt.OpenHandCursor}
 
 
 class FabricView(QGraphicsView):
+    zoomed = Signal(float)               # the new scale
+    scrolled = Signal()                  # the visible part of the scene moved (the minimap follows)
+    mode_changed = Signal(str)
+    context_requested = Signal(object, object, object)   # model id under the cursor (or None), scene pos, global pos
+
     def __init__(self, scene, parent=None):
         super().__init__(scene, parent)
         self.controller = None
+        self.mode = "select"
         self._interaction = None
         self._pan_from: QPoint | None = None
         self.setDragMode(QGraphicsView.RubberBandDrag)
@@ -29,33 +39,105 @@ class FabricView(QGraphicsView):
         self.setRenderHint(QPainter.TextAntialiasing, True)
         self.setAcceptDrops(True)
         self.setFocusPolicy(Qt.StrongFocus)
+        # no scroll bars: the minimap, the middle button, the Pan mode and the arrow keys move the view
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        self.overlays: list = []         # widgets kept in a corner of the viewport (legend, minimap)
+        self.auto_fit = True             # until the user zooms or pans, a resize fits the design again
+
+    # ------------------------------------------------------------------ modes
+    def set_mode(self, mode: str) -> None:
+        if mode not in MODES:
+            raise ValueError(f"unknown canvas mode '{mode}'; modes: {', '.join(MODES)}")
+        self.cancel_interaction()
+        self.mode = mode
+        self.setDragMode({"select": QGraphicsView.RubberBandDrag, "cable": QGraphicsView.NoDrag,
+                          "pan": QGraphicsView.ScrollHandDrag}[mode])
+        self.viewport().setCursor(MODE_CURSORS[mode])
+        self.mode_changed.emit(mode)
+
+    def cancel_interaction(self) -> bool:
+        if self._interaction is None:
+            return False
+        self._interaction.cancel()
+        self._interaction = None
+        return True
 
     # ------------------------------------------------------------------ zoom and pan
+    def scale_now(self) -> float:
+        return self.transform().m11()
+
     def zoom(self, factor: float) -> None:
-        current = self.transform().m11()
+        self.auto_fit = False
+        current = self.scale_now()
         factor = max(MIN_SCALE / current, min(MAX_SCALE / current, factor))
         self.scale(factor, factor)
         self._follow_zoom()
 
     def fit(self) -> None:
-        rect = self.scene().sceneRect()
-        if not rect.isEmpty():
-            self.fitInView(rect, Qt.KeepAspectRatio)
+        """The whole design, as large as the window allows, beside the legend (not under it)."""
+        self.auto_fit = True
+        rect = self.scene().content_rect()
+        vp = self.viewport().rect()
+        left = max((o.reserved_left() for o in self.overlays), default=0)
+        avail_w, avail_h = vp.width() - left - 8, vp.height() - 8
+        if not rect.isEmpty() and avail_w > 10 and avail_h > 10:
+            k = max(MIN_SCALE, min(MAX_SCALE, avail_w / rect.width(), avail_h / rect.height()))
+            self.setTransform(QTransform.fromScale(k, k))
+            shift = (vp.width() / 2 - (left + avail_w / 2)) / k
+            self.centerOn(rect.center() + QPointF(shift, 0))
+        self._follow_zoom()
+
+    def show_rect(self, rect: QRectF, max_scale: float = FOCUS_MAX_SCALE) -> None:
+        """Zoom so ``rect`` fills most of the window (no closer than ``max_scale``) and centre it."""
+        self.auto_fit = False
+        pad = max(rect.width(), rect.height()) * 0.15 + 40
+        self.fitInView(rect.adjusted(-pad, -pad, pad, pad), Qt.KeepAspectRatio)
+        if self.scale_now() > max_scale:
+            factor = max_scale / self.scale_now()
+            self.scale(factor, factor)
+        self.centerOn(rect.center())
         self._follow_zoom()
 
     def _follow_zoom(self) -> None:
         """Switch the scene between detail and overview drawing at OVERVIEW_LOD."""
-        self.scene().set_overview(self.transform().m11() < OVERVIEW_LOD)
+        self.scene().set_overview(self.scale_now() < OVERVIEW_LOD)
+        self.zoomed.emit(self.scale_now())
+        self.scrolled.emit()
 
-    def centre_on_ids(self, ids) -> None:
+    def centre_on_ids(self, ids) -> list:
+        """Select the items ``ids`` name, zoom onto them and centre them; returns the items."""
         items = self.scene().select_ids(ids)
         if items:
             rect = QRectF()
             for item in items:
                 rect = rect.united(item.sceneBoundingRect())
-            if self.transform().m11() < 0.8:
-                self.zoom(0.8 / self.transform().m11())
-            self.centerOn(rect.center())
+            self.show_rect(rect)
+        return items
+
+    def go_to(self, point) -> None:
+        """Centre the view on a scene point (the minimap's click)."""
+        self.auto_fit = False
+        self.centerOn(point)
+
+    def visible_scene_rect(self) -> QRectF:
+        return self.mapToScene(self.viewport().rect()).boundingRect()
+
+    def scrollContentsBy(self, dx: int, dy: int) -> None:
+        super().scrollContentsBy(dx, dy)
+        self.scrolled.emit()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if self.auto_fit and self.scene() is not None:
+            self.fit()
+        self.place_overlays()
+        self.scrolled.emit()
+
+    def place_overlays(self) -> None:
+        vp = self.viewport().geometry()
+        for overlay in self.overlays:
+            overlay.place(vp)
 
     def wheelEvent(self, event) -> None:
         steps = event.angleDelta().y() / 120.0
@@ -69,28 +151,31 @@ class FabricView(QGraphicsView):
             self.zoom(STEP)
         elif key == Qt.Key_Minus:
             self.zoom(1 / STEP)
-        elif key in (Qt.Key_0, Qt.Key_F):
+        elif key in (Qt.Key_0, Qt.Key_F) and not event.modifiers() & Qt.ControlModifier:
             self.fit()
-        elif key == Qt.Key_Escape and self._interaction is not None:
-            self._interaction.cancel()
-            self._interaction = None
+        elif key == Qt.Key_Escape and self.cancel_interaction():
+            pass
         else:
             super().keyPressEvent(event)
 
     # ------------------------------------------------------------------ gestures
     def mousePressEvent(self, event) -> None:
+        if event.button() == Qt.MiddleButton or self.mode == "pan":
+            self.auto_fit = False
         if event.button() == Qt.MiddleButton:
             self._pan_from = event.position().toPoint()
             self.viewport().setCursor(Qt.ClosedHandCursor)
+            event.accept()
             return
-        if event.button() == Qt.LeftButton and self.controller is not None:
+        if event.button() == Qt.LeftButton and self.controller is not None and self.mode != "pan":
             pos = self.mapToScene(event.position().toPoint())
             item = self.itemAt(event.position().toPoint())
-            interaction = self.controller.begin(item, pos, event.modifiers())
+            interaction = self.controller.begin(item, pos, event.modifiers(), self.mode, self.scale_now())
             if interaction is not None:
                 if not event.modifiers() & Qt.ControlModifier:
                     self.scene().clearSelection()
-                item.setSelected(True)
+                if item is not None:
+                    item.setSelected(True)
                 self._interaction = interaction
                 return
         super().mousePressEvent(event)
@@ -101,6 +186,7 @@ class FabricView(QGraphicsView):
             self._pan_from = event.position().toPoint()
             self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() - delta.x())
             self.verticalScrollBar().setValue(self.verticalScrollBar().value() - delta.y())
+            event.accept()
             return
         if self._interaction is not None:
             self._interaction.move(self.mapToScene(event.position().toPoint()))
@@ -110,13 +196,20 @@ class FabricView(QGraphicsView):
     def mouseReleaseEvent(self, event) -> None:
         if self._pan_from is not None and event.button() == Qt.MiddleButton:
             self._pan_from = None
-            self.viewport().unsetCursor()
+            self.viewport().setCursor(MODE_CURSORS[self.mode])
+            event.accept()
             return
         if self._interaction is not None and event.button() == Qt.LeftButton:
             interaction, self._interaction = self._interaction, None
             interaction.finish(self.mapToScene(event.position().toPoint()))
             return
         super().mouseReleaseEvent(event)
+
+    def contextMenuEvent(self, event) -> None:
+        if self._interaction is not None:
+            return
+        item = self.itemAt(event.pos())
+        self.context_requested.emit(getattr(item, "model_id", None), self.mapToScene(event.pos()), event.globalPos())
 
     # ------------------------------------------------------------------ palette drops
     def dragEnterEvent(self, event) -> None:
@@ -137,28 +230,3 @@ class FabricView(QGraphicsView):
             event.acceptProposedAction()
         else:
             super().dropEvent(event)
-
-    # ------------------------------------------------------------------ legend
-    def drawForeground(self, painter, rect) -> None:
-        fabric = self.scene().fabric
-        if fabric is None or not fabric.rails:
-            return
-        painter.save()
-        painter.resetTransform()
-        font = QFont(self.font())
-        font.setPixelSize(11)
-        painter.setFont(font)
-        rails = sorted(fabric.rails.values(), key=lambda r: r.index)
-        width = 12 + max(painter.fontMetrics().horizontalAdvance(r.name) for r in rails) + 24
-        box = QRectF(8, 8, width, 10 + 16 * len(rails) + 16)
-        painter.fillRect(box, QColor(255, 255, 255, 220))
-        painter.setPen(QColor("#90a4ae"))
-        painter.setBrush(Qt.NoBrush)
-        painter.drawRect(box)
-        painter.setPen(style.TEXT)
-        painter.drawText(QRectF(box.x() + 6, box.y() + 4, width, 14), Qt.AlignLeft, "Rails")
-        for i, rail in enumerate(rails):
-            y = box.y() + 22 + 16 * i
-            painter.fillRect(QRectF(box.x() + 6, y + 2, 14, 10), style.rail_colour(rail.index))
-            painter.drawText(QRectF(box.x() + 26, y, width, 14), Qt.AlignLeft | Qt.AlignVCenter, rail.name)
-        painter.restore()

@@ -78,6 +78,17 @@ class Fabric(FabricQueries):
         self._sus[index] = ScalableUnit(index, name)
         self._emit(ev.SETTINGS_CHANGED)
 
+    def forget_unused(self, sus=(), rails=()) -> None:
+        """Drop the given SUs and rails if nothing uses them any more (an undone edit that made them)."""
+        used_sus = {d.su for d in (*self._servers.values(), *self._switches.values())}
+        used_rails = {s.rail for s in self._switches.values()} | {n.rail for s in self._servers.values() for n in s.nics}
+        gone = [("su", i) for i in sus if i in self._sus and i not in used_sus]
+        gone += [("rail", i) for i in rails if i in self._rails and i not in used_rails]
+        for kind, index in gone:
+            del (self._sus if kind == "su" else self._rails)[index]
+        if gone:
+            self._emit(ev.SETTINGS_CHANGED)
+
     # ------------------------------------------------------------------ devices
     def _check_new_device(self, device_id: str, hostname: str) -> None:
         if not is_valid_device_id(device_id):

@@ -13,10 +13,12 @@ import pytest  # noqa: E402
 def window(qtbot, tmp_path, default_fabric, monkeypatch):
     """The real main window on the default design. pytest-qt closes it before fixtures end, so
     the unsaved-changes question (a modal) is answered Discard unless a test says otherwise."""
+    from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QMessageBox
     from designer.gui.main_window import MainWindow
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.Discard)
-    w = MainWindow(default_fabric, recovery_path=tmp_path / "recovery.fabric.yaml")
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.IniFormat)
+    w = MainWindow(default_fabric, recovery_path=tmp_path / "recovery.fabric.yaml", settings=settings)
     qtbot.addWidget(w)
     w.resize(1200, 800)
     w.show()

@@ -113,19 +113,21 @@ def test_shift_drag_between_switches_adds_a_cable(window, qtbot):
     assert len(window.scene.links) == links + 1
 
 
-def test_zoomed_out_one_layer_draws_every_cable_and_follows_edits(window):
+def test_one_layer_draws_the_plain_cables_zoomed_in_and_every_cable_zoomed_out(window):
     scene, view, fabric = window.scene, window.view, window.document.fabric
     view.zoom(0.01)                                     # far out: overview mode
-    assert scene.overview_mode and scene.overview.isVisible()
-    assert not any(item.isVisible() for item in scene.links.values())
+    assert scene.overview_mode and scene.overview.overview
     assert not any(item.isVisible() for item in scene.nics.values())
-    drawn = {link_id for group in scene.overview._groups.values() for link_id in group}
-    assert drawn == set(fabric.links)
+    assert scene.overview.drawn() == set(fabric.links)
+    painting = [i for i, item in scene.links.items() if not item.flags() & item.GraphicsItemFlag.ItemHasNoContents]
+    assert painting == []                               # plain cables: only the layer paints
     from designer.gui.commands import MoveNicCommand
     window.document.execute(MoveNicCommand(fabric, "su1-srv01/nic0", "su1-leaf-r1"))
     moved = fabric.link_at("su1-srv01/nic0").id
-    red = scene.overview._groups.get(("red", None), {})
-    assert moved in red and len({i for g in scene.overview._groups.values() for i in g}) == len(fabric.links)
-    view.zoom(1000)                                     # back in: the items return
-    assert not scene.overview_mode and not scene.overview.isVisible()
-    assert all(item.isVisible() for item in scene.links.values())
+    assert scene.overview.key_of(moved) == ("red", None) and scene.overview.drawn() == set(fabric.links)
+    assert not scene.links[moved].flags() & scene.links[moved].GraphicsItemFlag.ItemHasNoContents
+    view.zoom(1000)                                     # back in: the NICs return, the layer draws the plain cables
+    assert not scene.overview_mode and not scene.overview.overview
+    assert all(item.isVisible() for item in scene.nics.values())
+    assert scene.overview.drawn() == {i for i, item in scene.links.items() if item.pen_key()[0] in ("plain", "dim")}
+    assert moved not in scene.overview.drawn()

@@ -19,6 +19,8 @@ def _leaf_with_room(f, speed):
 
 CASES = {
     "add server": lambda f: c.AddDeviceCommand(f, make_server(f.catalog, "su1-srv05", "gpu-4x400g", 1, 4)),
+    "add server to a new SU": lambda f: c.AddDeviceCommand(f, make_server(f.catalog, "su7-srv01", "gpu-4x400g", 7, 4)),
+    "nic rail to a new rail": lambda f: c.SetNicRailCommand(f, "su1-srv03/nic1", 6),
     "add leaf": lambda f: c.AddDeviceCommand(
         f, Switch("su1-leaf-r0-2", "su1-leaf-r0-2", Role.LEAF, "asterfusion-cx732q-n", su=1, rail=0)),
     "add spine": lambda f: c.AddDeviceCommand(
@@ -37,14 +39,36 @@ CASES = {
     "clear address": lambda f: c.SetAddressCommand(f, "su1-srv01/nic0", None, False),
     "macro": lambda f: c.MacroCommand(f, "two edits", [c.SetHostnameCommand(f, "su1-srv04", "n4"),
                                                        c.RemoveDeviceCommand(f, "su2-srv04")]),
+    "connect many": lambda f: c.ConnectCommand(f, pairs=[free_port_pair(f, "su1-leaf-r0", "spine-01"),
+                                                         free_port_pair(f, "su1-leaf-r1", "spine-02")]),
+    "re-home a cable end": lambda f: c.RehomeCommand(f, f.link_at("su1-srv01/nic0").id, f.peer("su1-srv01/nic0"),
+                                                     "su2-leaf-r0/" + f.free_ports("su2-leaf-r0", 400)[0].name),
+    "re-home the NIC end": lambda f: c.RehomeCommand(f, f.link_at("su1-srv01/nic0").id, "su1-srv01/nic0",
+                                                     _uncabled_nic(f)),
+    "recable two NICs": lambda f: c.RecableCommand(f, [("su1-srv01/nic0", "su1-leaf-r1"),
+                                                       ("su1-srv02/nic0", "su1-leaf-r2")]),
+    "re-address": lambda f: c.AddressCommand(f, [_misaddressed(f, "su1-srv01/nic0")], ["su1-leaf-r0"]),
+    "add servers, cabled": lambda f: c.AddServersCommand(
+        f, [make_server(f.catalog, f"su1-srv0{n}", "gpu-4x400g", 1, 4) for n in (5, 6)], cable=True),
 }
+
+
+def _misaddressed(f, nic_id):
+    f.set_address(nic_id, "10.9.9.9/24")                    # before the command; re-addressing fixes it
+    return f.link_at(nic_id).id
+
+
+def _uncabled_nic(f):
+    f.disconnect(f.link_at("su2-srv04/nic0").id)         # before the command: part of the "before" snapshot
+    return "su2-srv04/nic0"
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_command_round_trips(qapp, default_fabric, name):
     doc = Document(default_fabric)
+    command = CASES[name](default_fabric)
     before = snapshot(default_fabric)
-    assert doc.execute(CASES[name](default_fabric)) is None
+    assert doc.execute(command) is None
     after = snapshot(default_fabric)
     assert after != before
     assert doc.dirty
@@ -82,3 +106,24 @@ def test_refused_edit_changes_nothing_and_is_not_on_the_stack(qapp, default_fabr
     assert "already used by su1-srv02" in error
     assert snapshot(default_fabric) == before
     assert doc.undo_stack.count() == 0 and not doc.dirty
+
+
+def test_a_cable_drawn_by_hand_is_addressed_in_the_same_undo_step(qapp, default_fabric):
+    f = default_fabric
+    doc = Document(f)
+    a, b = free_port_pair(f, "su1-leaf-r0", "spine-01")
+    assert a not in f.addresses and b not in f.addresses
+    assert doc.execute(c.ConnectCommand(f, a, b)) is None
+    assert f.addresses[a].endswith("/31") and f.addresses[b].endswith("/31")
+    doc.undo_stack.undo()
+    assert a not in f.addresses and b not in f.addresses and doc.undo_stack.count() == 1
+
+
+def test_a_switch_added_by_hand_gets_its_loopback_and_asn_and_undo_takes_them_back(qapp, default_fabric):
+    f = default_fabric
+    doc = Document(f)
+    before = snapshot(f)
+    doc.execute(c.AddDeviceCommand(f, Switch("spine-03", "spine-03", Role.SPINE, "asterfusion-cx732q-n")))
+    assert "spine-03/lo" in f.addresses and f.asns["spine-03"] == f.asns["spine-01"]     # shared spine ASN
+    doc.undo_stack.undo()
+    assert snapshot(f) == before

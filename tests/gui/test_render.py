@@ -49,3 +49,51 @@ def test_render_command_writes_png_and_refuses_other_suffixes(qapp, default_fabr
     assert main(["render", str(tmp_path / "bad.fabric.yaml"), "-o", str(tmp_path / "x.png")]) == 2
     err = capsys.readouterr().err
     assert "bad.fabric.yaml" in err and "Traceback" not in err
+
+
+def test_the_diagram_has_a_title_block_and_legend_and_its_date_is_the_designs(qapp, default_fabric, tmp_path,
+                                                                             monkeypatch):
+    import os
+    design = tmp_path / "d.fabric.yaml"
+    save(default_fabric, design)
+    os.utime(design, (1_700_000_000, 1_700_000_000))          # 2023-11-14
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    out = tmp_path / "d.svg"
+    render_scene(default_fabric, out, design)
+    text = out.read_text()
+    for needle in ("two-su-demo", "8 servers (32 GPUs) in 2 SUs, 4 rails; 8 leaves, 2 spines; 64 cables",
+                   "2023-11-14", "Rails", "rail3"):
+        assert needle in text, needle
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1000000000")
+    render_scene(default_fabric, out, design)
+    assert "2001-09-09" in out.read_text()
+    monkeypatch.delenv("SOURCE_DATE_EPOCH")
+    render_scene(default_fabric, out, None)
+    assert "not saved yet" in out.read_text()
+
+
+def test_the_same_design_file_gives_the_same_bytes(qapp, default_fabric, tmp_path):
+    design = tmp_path / "d.fabric.yaml"
+    save(default_fabric, design)
+    for suffix in (".png", ".svg"):
+        a, b = tmp_path / f"a{suffix}", tmp_path / f"b{suffix}"
+        render_scene(default_fabric, a, design)
+        render_scene(default_fabric, b, design)
+        assert a.read_bytes() == b.read_bytes(), suffix
+
+
+def test_the_windows_export_shows_no_selection_marks_or_overlays(window, tmp_path):
+    from designer.gui.commands import MoveNicCommand
+    f = window.document.fabric
+    path = tmp_path / "w.fabric.yaml"
+    window.files.save_to(path)
+    clean = tmp_path / "clean.png"
+    render_scene(f, clean, path)
+    window.document.execute(MoveNicCommand(f, "su1-srv01/nic0", "su1-leaf-r1"))
+    window.document.undo_stack.undo()                         # same design, but the window has been used
+    window.checks.run_now()
+    window.scene.select_ids(["su1-leaf-r0", "su1-srv02"])
+    window.nav.highlight_rail(2)
+    out = tmp_path / "from-window.png"
+    assert window.files.export_diagram(str(out))
+    assert out.read_bytes() == clean.read_bytes()

@@ -17,7 +17,7 @@ def test_corrupt_file_shows_one_line_error_and_keeps_the_design(window, tmp_path
     monkeypatch.setattr(QMessageBox, "critical", lambda parent, title, text, *a: shown.append(text))
     before = dumps(window.document.fabric)
     fabric = window.document.fabric
-    assert window.open_file(bad) is False
+    assert window.files.open_file(bad) is False
     assert len(shown) == 1 and "broken.fabric.yaml" in shown[0] and "\n" not in shown[0].strip()
     assert "Traceback" not in shown[0]
     assert window.document.fabric is fabric and dumps(fabric) == before
@@ -29,10 +29,10 @@ def test_save_then_open_round_trips_and_title_shows_unsaved_marker(window, tmp_p
     window.document.execute(MoveNicCommand(f, "su1-srv01/nic0", "su1-leaf-r1"))
     assert window.windowTitle().startswith("*")
     path = tmp_path / "design.fabric.yaml"
-    assert window._save_to(path)
+    assert window.files.save_to(path)
     assert not window.windowTitle().startswith("*") and "design.fabric.yaml" in window.windowTitle()
     text = dumps(f)
-    assert window.open_file(path)
+    assert window.files.open_file(path)
     assert window.document.fabric is not f and dumps(window.document.fabric) == text
     assert window.scene.fabric is window.document.fabric
 
@@ -44,7 +44,7 @@ def test_open_over_unsaved_changes_asks_and_cancel_keeps_them(window, tmp_path, 
     asked = []
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: asked.append(a) or QMessageBox.Cancel)
     fabric = window.document.fabric
-    assert window.open_file(other) is False
+    assert window.files.open_file(other) is False
     assert asked and window.document.fabric is fabric and window.document.dirty
 
 
@@ -58,9 +58,11 @@ def test_recovery_file_restores_an_unsaved_edit(qtbot, window, tmp_path, default
     # a "crash": the next start finds the recovery file and offers it
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.Yes)
     from designer.gui.app import default_fabric as fresh
-    second = MainWindow(fresh(), recovery_path=window.recovery.path)
+    from PySide6.QtCore import QSettings
+    second = MainWindow(fresh(), recovery_path=window.recovery.path,
+                        settings=QSettings(str(tmp_path / "second.ini"), QSettings.IniFormat))
     qtbot.addWidget(second)
-    assert second.offer_restore()
+    assert second.files.offer_restore()
     assert dumps(second.document.fabric) == edited
     assert second.document.dirty and second.windowTitle().startswith("*")
     assert second.document.fabric.peer("su1-srv01/nic0").startswith("su1-leaf-r1/")
@@ -70,7 +72,7 @@ def test_saving_removes_the_recovery_file(window, tmp_path):
     window.document.execute(MoveNicCommand(window.document.fabric, "su1-srv01/nic0", "su1-leaf-r1"))
     window.recovery.save_now()
     assert window.recovery.pending()
-    window._save_to(tmp_path / "kept.fabric.yaml")
+    window.files.save_to(tmp_path / "kept.fabric.yaml")
     assert not window.recovery.pending()
 
 
@@ -135,3 +137,15 @@ def test_preview_dock_shows_the_selected_devices_configs(window, qtbot):
         name = window.preview.choice.currentText()
         assert window.preview.text.toPlainText() == expected[name]
     assert "su1-leaf-r0" in window.preview.note.text()
+
+
+def test_export_refusal_names_the_dialogs_checkbox_not_a_cli_flag(window, qtbot, tmp_path):
+    from designer.gui.dialogs import ExportDialog
+    window.document.execute(MoveNicCommand(window.document.fabric, "su1-srv01/nic0", "su1-leaf-r1"))
+    dialog = ExportDialog(window.document.fabric, tmp_path / "bundle", parent=window)
+    qtbot.addWidget(dialog)
+    dialog.start()
+    qtbot.waitUntil(lambda: not dialog.running(), timeout=20000)
+    text = dialog.label.text()
+    assert dialog.result is None and not (tmp_path / "bundle").exists()
+    assert dialog.force.text() in text and "--force" not in text and "RD004" in text

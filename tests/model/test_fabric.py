@@ -77,3 +77,17 @@ def test_pinned_address_survives_replace_plan(default_fabric):
 def test_bad_address_refused(default_fabric):
     with pytest.raises(ModelError, match="not an IPv4 address"):
         default_fabric.set_address("su1-srv01/nic0", "10.0.0.300/24")
+
+
+def test_forget_unused_drops_only_sus_and_rails_nothing_uses(default_fabric):
+    from designer.planning.build import make_server
+    f = default_fabric
+    f.add_server(make_server(f.catalog, "su5-srv01", "gpu-4x400g", 5, 4))
+    f.set_nic_rail("su1-srv01/nic0", 9)
+    assert 5 in f.sus and 9 in f.rails
+    f.forget_unused(sus={1, 5}, rails={0, 9})
+    assert 5 in f.sus and 9 in f.rails and 1 in f.sus          # still used: kept
+    f.remove_device("su5-srv01")
+    f.set_nic_rail("su1-srv01/nic0", 0)
+    f.forget_unused(sus={5}, rails={9})
+    assert 5 not in f.sus and 9 not in f.rails

@@ -1,6 +1,8 @@
-"""Dialogs: new design from a preset, export bundle."""
+"""Dialogs: new design from a template, add servers, export bundle, gestures and shortcuts."""
 
+from .add_servers import AddServersDialog
 from .export_bundle import ExportDialog
+from .help import ShortcutsDialog
 from .new_preset import NewFromPresetDialog
 
-__all__ = ["ExportDialog", "NewFromPresetDialog"]
+__all__ = ["AddServersDialog", "ExportDialog", "NewFromPresetDialog", "ShortcutsDialog"]

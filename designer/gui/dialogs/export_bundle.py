@@ -16,6 +16,22 @@ def part_names() -> list[str]:
     return [p.name for p in parts()]
 
 
+FORCE_TEXT = "Export even when the checks report errors"
+
+
+def refusal_text(exc: Exception) -> str:
+    """Why an export did not happen, in the dialog's own terms (its checkbox, not a CLI flag)."""
+    if type(exc).__name__ == "ExportCancelled":
+        return "export cancelled; nothing more was written"
+    findings = getattr(exc, "findings", None)
+    if findings:
+        lines = "\n".join(f"  {f.code} {f.message}" for f in findings[:12])
+        more = f"\n  ... and {len(findings) - 12} more (see Findings)" if len(findings) > 12 else ""
+        return (f"not exported: the design has {len(findings)} error(s). Fix them (Findings lists them), or tick "
+                f"'{FORCE_TEXT}' to write the bundle anyway:\n{lines}{more}")
+    return f"not exported: {exc}"
+
+
 class ExportWorker(QObject):
     progress = Signal(int, int, str)
     finished = Signal(object, str)        # (ExportResult or None, message)
@@ -31,9 +47,7 @@ class ExportWorker(QObject):
             result = export(self.fabric, self.outdir, progress=lambda d, t, label: self.progress.emit(d, t, label),
                             only=self.only, force=self.force, cancel=lambda: self.cancelled)
         except Exception as exc:   # ExportError / ExportCancelled / disk errors: all shown, none raised
-            name = type(exc).__name__
-            message = "export cancelled; nothing more was written" if name == "ExportCancelled" else str(exc)
-            self.finished.emit(None, message)
+            self.finished.emit(None, refusal_text(exc))
             return
         self.finished.emit(result, f"wrote {len(result.files)} files ({result.bytes:,} bytes) to {result.outdir}")
 
@@ -46,7 +60,7 @@ class ExportDialog(QDialog):
         self.result = None
         self.thread: QThread | None = None
         self.worker: ExportWorker | None = None
-        self.folder = QLineEdit(str(folder or Path.cwd() / f"{fabric.settings.name}-bundle"))
+        self.folder = QLineEdit(str(folder or Path.cwd() / f"{fabric.settings.name or 'untitled'}-bundle"))
         browse = QPushButton("Browse…")
         browse.clicked.connect(self._browse)
         row = QHBoxLayout()
@@ -60,7 +74,7 @@ class ExportDialog(QDialog):
             grid.addWidget(check, i // 3, i % 3)
         if not self.parts:
             grid.addWidget(QLabel("every part"), 0, 0)
-        self.force = QCheckBox("Export even when the checks report errors")
+        self.force = QCheckBox(FORCE_TEXT)
         self.bar = QProgressBar()
         self.label = QLabel("")
         self.label.setWordWrap(True)

@@ -1,29 +1,45 @@
-"""New from preset: the preset's parameters as a form, with the derived numbers updating live."""
+"""New from preset: a gallery of the bundled presets (each with its derived numbers), the chosen
+preset's parameters as a form, and the derived numbers of the form updating live."""
 
 from __future__ import annotations
 
 import dataclasses
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFormLayout, QHBoxLayout,
-                               QLabel, QLineEdit, QScrollArea, QSpinBox, QVBoxLayout, QWidget)
+                               QLabel, QLineEdit, QListWidget, QListWidgetItem, QScrollArea, QSpinBox, QVBoxLayout,
+                               QWidget)
 
 from ...model.entities import SCHEMES, SPINE_ASN_MODES, SPINE_PLANE_MODES
-from ...planning.spec import BuildSpec, format_ratio, size
+from ...planning.spec import BuildSpec, Sizing, format_ratio, size
 from ...storage.presets import DEFAULT_PRESET, load_preset, preset_names
 
 AUTO = -1          # spin value meaning "derive it" (None in the spec)
 OPTIONAL = {"rails", "leaf_uplinks", "uplink_speed", "spines"}
-BIG = 4_294_967_295
+SAME_AS_LEAF = "(same as leaf)"
+MAX_COUNT = 100_000
+MAX_ASN = 4_294_967_294   # 4-byte ASNs: past a QSpinBox's 32-bit signed range, so a QDoubleSpinBox holds them
+
+
+def derived_lines(s: Sizing) -> list[str]:
+    """The numbers a preset or a form derives, as short lines (also the gallery's captions)."""
+    return [f"Servers: {s.servers:,}   GPUs: {s.gpus:,}   Rails: {s.rails}",
+            f"Leaves: {s.leaves:,}   Spines: {s.spines:,}" + (f" ({s.planes} planes)" if s.planes > 1 else ""),
+            f"Cables: {s.server_links:,} server-leaf + {s.fabric_links:,} leaf-spine",
+            f"Oversubscription: {format_ratio(s.ratio) if s.ratio else 'rail-only (one tier)'}"]
 
 
 class NewFromPresetDialog(QDialog):
     def __init__(self, catalog, parent=None):
         super().__init__(parent)
-        self.setWindowTitle("New design from a preset")
+        self.setWindowTitle("New design from a template")
         self.catalog = catalog
         self.inputs: dict[str, QWidget] = {}
-        self.preset = QComboBox()
-        self.preset.addItems(preset_names())
+        self.gallery = QListWidget()
+        self.gallery.setSpacing(3)
+        self.gallery.setWordWrap(True)
+        for name in preset_names():
+            self.gallery.addItem(self._card(name))
         self.description = QLabel()
         self.description.setWordWrap(True)
         form_host = QWidget()
@@ -37,28 +53,48 @@ class NewFromPresetDialog(QDialog):
         scroll.setWidgetResizable(True)
         self.derived = QLabel()
         self.derived.setWordWrap(True)
+        self.derived.setAlignment(Qt.AlignTop | Qt.AlignLeft)
         self.buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        self.buttons.button(QDialogButtonBox.Ok).setText("Create")
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
-        top = QHBoxLayout()
-        top.addWidget(QLabel("Preset"))
-        top.addWidget(self.preset, 1)
-        layout = QVBoxLayout(self)
-        layout.addLayout(top)
-        layout.addWidget(self.description)
+        left = QVBoxLayout()
+        left.addWidget(QLabel("<b>Templates</b>"))
+        left.addWidget(self.gallery, 1)
+        middle = QVBoxLayout()
+        middle.addWidget(self.description)
+        middle.addWidget(scroll, 1)
         split = QHBoxLayout()
-        split.addWidget(scroll, 3)
-        split.addWidget(self.derived, 2)
+        split.addLayout(left, 3)
+        split.addLayout(middle, 4)
+        split.addWidget(self.derived, 3)
+        layout = QVBoxLayout(self)
         layout.addLayout(split)
         layout.addWidget(self.buttons)
-        self.preset.currentTextChanged.connect(self.load_preset)
-        self.preset.setCurrentText(DEFAULT_PRESET)
-        self.load_preset(self.preset.currentText())
-        self.resize(760, 560)
+        self.gallery.currentItemChanged.connect(
+            lambda item, _old: item is not None and self.load_preset(item.data(Qt.UserRole)))
+        self.select_preset(DEFAULT_PRESET)
+        self.resize(1100, 620)
+
+    def _card(self, name: str) -> QListWidgetItem:
+        preset = load_preset(name)
+        s = size(preset.spec(), self.catalog)
+        text = f"{name}\n" + ("\n".join(derived_lines(s)) if s.ok else "cannot be built: " + "; ".join(s.problems))
+        item = QListWidgetItem(text)
+        item.setData(Qt.UserRole, name)
+        item.setToolTip(preset.description)
+        return item
+
+    def select_preset(self, name: str) -> None:
+        for row in range(self.gallery.count()):
+            if self.gallery.item(row).data(Qt.UserRole) == name:
+                self.gallery.setCurrentRow(row)
+                return
+        raise KeyError(f"there is no preset '{name}'")
 
     def _input(self, name: str, kind) -> QWidget:
         choices = {"server_model": sorted(self.catalog.servers), "leaf_model": sorted(self.catalog.switches),
-                   "spine_model": ["(same as leaf)"] + sorted(self.catalog.switches),
+                   "spine_model": [SAME_AS_LEAF] + sorted(self.catalog.switches),
                    "spine_planes": list(SPINE_PLANE_MODES), "scheme": list(SCHEMES),
                    "spine_asn_mode": list(SPINE_ASN_MODES)}.get(name)
         if choices:
@@ -70,9 +106,15 @@ class NewFromPresetDialog(QDialog):
             w.setRange(0.1, 64.0)
             w.setSingleStep(0.5)
             w.valueChanged.connect(self.update_derived)
+        elif "asn" in name:
+            w = QDoubleSpinBox()
+            w.setDecimals(0)
+            w.setRange(1, MAX_ASN)
+            w.setGroupSeparatorShown(False)
+            w.valueChanged.connect(self.update_derived)
         elif "int" in str(kind):
             w = QSpinBox()
-            w.setRange(AUTO if name in OPTIONAL else 0, BIG if "asn" in name else 100_000)
+            w.setRange(AUTO if name in OPTIONAL else 0, MAX_COUNT)
             if name in OPTIONAL:
                 w.setSpecialValueText("auto")
             w.valueChanged.connect(self.update_derived)
@@ -83,13 +125,13 @@ class NewFromPresetDialog(QDialog):
 
     def load_preset(self, name: str) -> None:
         preset = load_preset(name)
-        self.description.setText(preset.description)
+        self.description.setText(f"<b>{_escape(name)}</b>: {_escape(preset.description)}")
         values = dataclasses.asdict(preset.spec())
         for key, widget in self.inputs.items():
             widget.blockSignals(True)
             value = values[key]
             if isinstance(widget, QComboBox):
-                widget.setCurrentText("(same as leaf)" if value is None else str(value))
+                widget.setCurrentText(SAME_AS_LEAF if value is None else str(value))
             elif isinstance(widget, (QSpinBox, QDoubleSpinBox)):
                 widget.setValue(AUTO if value is None else value)
             else:
@@ -102,7 +144,9 @@ class NewFromPresetDialog(QDialog):
         for key, widget in self.inputs.items():
             if isinstance(widget, QComboBox):
                 text = widget.currentText()
-                values[key] = None if text == "(same as leaf)" else text
+                values[key] = None if text == SAME_AS_LEAF else text
+            elif isinstance(widget, QDoubleSpinBox) and widget.decimals() == 0:
+                values[key] = int(round(widget.value()))
             elif isinstance(widget, (QSpinBox, QDoubleSpinBox)):
                 v = widget.value()
                 values[key] = None if key in OPTIONAL and v == AUTO else v
@@ -112,11 +156,7 @@ class NewFromPresetDialog(QDialog):
 
     def update_derived(self, *_args) -> None:
         s = size(self.spec(), self.catalog)
-        lines = [f"GPUs: {s.gpus}", f"Servers: {s.servers}", f"Rails: {s.rails}", f"Leaves: {s.leaves}",
-                 f"Spines: {s.spines}" + (f" ({s.planes} planes)" if s.planes > 1 else ""),
-                 f"Server cables: {s.server_links}", f"Leaf-spine cables: {s.fabric_links}",
-                 f"Oversubscription: {format_ratio(s.ratio) if s.ratio else 'rail-only'}"]
-        text = "<b>Derived</b><br>" + "<br>".join(lines)
+        text = "<b>Derived</b><br>" + "<br>".join(_escape(line) for line in derived_lines(s))
         if s.problems:
             text += "<br><br><span style='color:#c62828'><b>Cannot build:</b><br>" + "<br>".join(
                 _escape(p) for p in s.problems) + "</span>"

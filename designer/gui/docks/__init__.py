@@ -1,5 +1,6 @@
 """Dock widgets around the canvas."""
 
+from .analysis import AnalysisDock
 from .asbuilt import AsBuiltDock
 from .findings import FindingsDock
 from .history import HistoryDock
@@ -7,4 +8,4 @@ from .inspector import InspectorDock
 from .palette import PaletteDock
 from .preview import PreviewDock
 
-__all__ = ["AsBuiltDock", "FindingsDock", "HistoryDock", "InspectorDock", "PaletteDock", "PreviewDock"]
+__all__ = ["AnalysisDock", "AsBuiltDock", "FindingsDock", "HistoryDock", "InspectorDock", "PaletteDock", "PreviewDock"]

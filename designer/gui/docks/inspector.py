@@ -1,5 +1,5 @@
 """Properties of the selected object. Edits go through commands; a refused value stays in its
-field, outlined red, with the model's reason underneath."""
+field, outlined red, with the model's reason underneath; Escape puts the field back as it was."""
 
 from __future__ import annotations
 
@@ -13,6 +13,25 @@ from ..commands import SetAddressCommand, SetHostnameCommand, SetNicRailCommand,
 
 BAD_STYLE = "border: 2px solid #c62828;"
 MAX_RAIL = 255
+
+
+class FieldEdit(QLineEdit):
+    """A line edit that Escape reverts to the value it showed (clearing a refusal's red outline)."""
+
+    def __init__(self, value: str, on_revert=None):
+        super().__init__(value)
+        self.original = value
+        self.on_revert = on_revert
+
+    def keyPressEvent(self, event) -> None:
+        if event.key() == Qt.Key_Escape and (self.text() != self.original or self.styleSheet()):
+            self.setText(self.original)
+            self.setStyleSheet("")
+            if self.on_revert:
+                self.on_revert()
+            event.accept()
+            return
+        super().keyPressEvent(event)
 
 
 class InspectorDock(QDockWidget):
@@ -107,7 +126,7 @@ class InspectorDock(QDockWidget):
         return label
 
     def _line(self, name: str, title: str, value: str, make_command) -> QLineEdit:
-        edit = QLineEdit(value)
+        edit = FieldEdit(value, lambda: self.error.setText(""))
         edit.editingFinished.connect(lambda: edit.text() != value and self._run(edit, make_command(edit.text())))
         self.form.addRow(title, edit)
         self.fields[name] = edit
@@ -130,7 +149,7 @@ class InspectorDock(QDockWidget):
         layout = QHBoxLayout(row)
         layout.setContentsMargins(0, 0, 0, 0)
         value = f.addresses.get(key, "")
-        edit = QLineEdit(value)
+        edit = FieldEdit(value, lambda: self.error.setText(""))
         edit.setPlaceholderText("a.b.c.d/len")
         pin = QCheckBox("pinned")
         pin.setChecked(f.is_pinned(key))

@@ -1,10 +1,12 @@
-"""The generated configuration files of the selected device, from the same code as the export."""
+"""The generated configuration files of the selected device, from the same code as the export:
+a file chooser, a find box (Enter: next match), and Copy (the file's whole text)."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QTimer
-from PySide6.QtGui import QFontDatabase
-from PySide6.QtWidgets import QComboBox, QDockWidget, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
+from PySide6.QtGui import QFontDatabase, QGuiApplication
+from PySide6.QtWidgets import (QComboBox, QDockWidget, QHBoxLayout, QLabel, QLineEdit, QPlainTextEdit, QPushButton,
+                               QVBoxLayout, QWidget)
 
 DELAY_MS = 250
 
@@ -23,12 +25,24 @@ class PreviewDock(QDockWidget):
         self.note.setWordWrap(True)
         self.choice = QComboBox()
         self.choice.currentTextChanged.connect(self._show_file)
+        self.search = QLineEdit()
+        self.search.setPlaceholderText("find in this file (Enter: next)")
+        self.search.setClearButtonEnabled(True)
+        self.search.returnPressed.connect(self.find_next)
+        self.copy_button = QPushButton("Copy")
+        self.copy_button.setToolTip("Copy the whole file to the clipboard")
+        self.copy_button.clicked.connect(self.copy)
+        row = QHBoxLayout()
+        row.addWidget(self.choice, 2)
+        row.addWidget(self.search, 2)
+        row.addWidget(self.copy_button)
         self.text = QPlainTextEdit()
         self.text.setReadOnly(True)
         self.text.setLineWrapMode(QPlainTextEdit.NoWrap)
         self.text.setFont(QFontDatabase.systemFont(QFontDatabase.FixedFont))
-        for w in (self.note, self.choice, self.text):
-            layout.addWidget(w)
+        layout.addWidget(self.note)
+        layout.addLayout(row)
+        layout.addWidget(self.text)
         self.setWidget(body)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -65,3 +79,22 @@ class PreviewDock(QDockWidget):
 
     def _show_file(self, name: str) -> None:
         self.text.setPlainText(self.files.get(name, ""))
+
+    def find_next(self) -> bool:
+        """Select the next match of the find box (wrapping at the end); False when there is none."""
+        needle = self.search.text()
+        if not needle:
+            return False
+        if self.text.find(needle):
+            return True
+        cursor = self.text.textCursor()
+        cursor.movePosition(cursor.MoveOperation.Start)
+        self.text.setTextCursor(cursor)
+        found = self.text.find(needle)
+        self.search.setStyleSheet("" if found else "border: 2px solid #c62828;")
+        return found
+
+    def copy(self) -> str:
+        text = self.text.toPlainText()
+        QGuiApplication.clipboard().setText(text)
+        return text

@@ -12,6 +12,23 @@ from ..commands import MoveNicCommand
 from .base import Interaction, PreviewLine
 
 
+def nic_verdict(fabric, nic_id: str, switch_id: str) -> tuple[bool, str]:
+    """Whether ``nic_id`` may be cabled onto ``switch_id``, and what the status line says before the drop."""
+    nic = fabric.nic(nic_id)
+    switch = fabric.switches[switch_id]
+    peer = fabric.peer(nic_id)
+    if peer and peer.startswith(switch.id + "/"):
+        return False, f"{nic_id} is already cabled to {switch.id}"
+    if not fabric.free_ports(switch.id, nic.speed):
+        return False, f"{switch.id} has no free {nic.speed}G port for {nic_id}"
+    if switch.role.value == "leaf" and switch.rail != nic.rail:
+        return True, (f"drop to cable {nic_id} (rail {nic.rail}) to {switch.id} (rail {switch.rail}): "
+                      "this crosses rails")
+    if switch.role.value == "spine":
+        return True, f"drop to cable {nic_id} to spine {switch.id}: servers belong on their rail leaf"
+    return True, f"drop to cable {nic_id} to {switch.id}"
+
+
 class NicDragInteraction(Interaction):
     def __init__(self, scene, document, status, nic_id: str, start: QPointF):
         super().__init__(scene, document, status)
@@ -19,27 +36,14 @@ class NicDragInteraction(Interaction):
         item = scene.nics[nic_id]
         self.line = PreviewLine(scene, item.mapToScene(item.boundingRect().center()))
 
-    def _verdict(self, target) -> tuple[bool, str]:
-        f = self.scene.fabric
-        nic = f.nic(self.nic_id)
-        switch = f.switches[target.model_id]
-        peer = f.peer(self.nic_id)
-        if peer and peer.startswith(switch.id + "/"):
-            return False, f"{self.nic_id} is already cabled to {switch.id}"
-        if not f.free_ports(switch.id, nic.speed):
-            return False, f"{switch.id} has no free {nic.speed}G port for {self.nic_id}"
-        if switch.role.value == "leaf" and switch.rail != nic.rail:
-            return True, (f"drop to cable {self.nic_id} (rail {nic.rail}) to {switch.id} (rail {switch.rail}): "
-                          "this crosses rails")
-        return True, f"drop to cable {self.nic_id} to {switch.id}"
-
     def move(self, pos: QPointF) -> None:
         self.line.set_end(pos)
         target = self.switch_at(pos)
         if target is None:
             self.line.set_ok(None)
+            self.status(f"drop {self.nic_id} on a leaf of rail {self.scene.fabric.nic(self.nic_id).rail} to cable it there")
             return
-        ok, message = self._verdict(target)
+        ok, message = nic_verdict(self.scene.fabric, self.nic_id, target.model_id)
         self.line.set_ok(ok)
         self.status(message)
 

@@ -34,7 +34,7 @@ def drop(scene, document, status, mime: QMimeData, pos: QPointF) -> str | None:
         return None
     kind, model_id = parsed
     fabric = scene.fabric
-    su = scene.layout.su_at(pos.x()) or 1
+    su = scene.su_at(pos) or 1
     if kind == "server":
         rails = len(fabric.rails) or None
         try:

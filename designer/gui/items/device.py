@@ -1,22 +1,59 @@
-"""Server and switch boxes. Zoomed out they draw as plain filled shapes (no labels, no ports)."""
+"""Server and switch boxes. Zoomed out they draw as plain filled shapes (no labels, no ports).
+
+Labels: the full name once it is readable (at least `FULL_LABEL_PX` on screen); before that a short
+one (the name's last part: ``r3``, ``srv07``, ``01``) at a fixed on-screen size, while it fits."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QBrush, QPen
+from PySide6.QtGui import QBrush, QFont, QFontMetricsF, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
 from .. import style
 
-LABEL_LOD = 0.55     # below this zoom, no text
-OUTLINE_LOD = 0.2    # below this zoom, no outline either
+LABEL_PX = 9          # the full label's size in scene units
+FULL_LABEL_PX = 7.5   # ... drawn once it is at least this big on screen
+SHORT_LABEL_PX = 10   # the short label's size on screen
+SHORT_LOD = 0.12      # below this zoom, no text at all
+OUTLINE_LOD = 0.2     # below this zoom, no outline either
+DIM_OPACITY = 0.25
+_FLAGS = QGraphicsItem.ItemIsSelectable | QGraphicsItem.ItemUsesExtendedStyleOption
 
 
 def lod_of(painter, option) -> float:
     return QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
 
 
-class DeviceItem(QGraphicsItem):
+def short_label(name: str) -> str:
+    """``su1-leaf-r3`` -> ``r3``, ``su1-srv07`` -> ``srv07``, ``p3-spine-01`` -> ``p3-01``, ``spine-01`` -> ``01``."""
+    if "spine-" in name:
+        head, _, number = name.rpartition("spine-")
+        return f"{head}{number}" if head.endswith("-") else number
+    return name.rsplit("-", 1)[-1] if "-" in name else name
+
+
+class Marked:
+    """What device and NIC items share: a finding's mark (redrawn) and dimming (by opacity)."""
+
+    mark: str | None = None
+    dimmed = False
+
+    def set_mark(self, severity: str | None) -> bool:
+        if severity == self.mark:
+            return False
+        self.mark = severity
+        self.update()
+        return True
+
+    def set_dimmed(self, dimmed: bool) -> bool:
+        if dimmed == self.dimmed:
+            return False
+        self.dimmed = dimmed
+        self.setOpacity(DIM_OPACITY if dimmed else 1.0)
+        return True
+
+
+class DeviceItem(Marked, QGraphicsItem):
     kind = "device"
 
     def __init__(self, model_id: str, w: float, h: float):
@@ -25,41 +62,42 @@ class DeviceItem(QGraphicsItem):
         self._rect = QRectF(0, 0, w, h)
         self._bounds = self._rect.adjusted(-2, -2, 2, 2)
         self.label = model_id
-        self.error = False
         self.fill = style.SERVER_FILL
         self.edge = style.SERVER_EDGE
-        self.setFlags(QGraphicsItem.ItemIsSelectable | QGraphicsItem.ItemUsesExtendedStyleOption)
+        self.setFlags(_FLAGS)
         self.setZValue(1)
 
     def boundingRect(self) -> QRectF:
         return self._bounds
 
-    def set_error(self, error: bool) -> None:
-        if error != self.error:
-            self.error = error
-            self.update()
-
     def paint(self, painter, option, widget=None) -> None:
         lod = lod_of(painter, option)
         selected = self.isSelected()
-        edge = style.SELECTED if selected else style.ERROR if self.error else self.edge
+        marked = style.MARK_COLOURS.get(self.mark)
+        edge = style.SELECTED if selected else marked or self.edge
         if lod < OUTLINE_LOD:
-            painter.fillRect(self._rect, edge if (selected or self.error) else self.fill)
+            painter.fillRect(self._rect, edge if (selected or marked) else self.fill)
             return
-        pen = QPen(edge, 3 if (selected or self.error) else 1)
+        pen = QPen(edge, 3 if (selected or marked) else 1)
         pen.setCosmetic(True)
         painter.setPen(pen)
         painter.setBrush(QBrush(self.fill))
         painter.drawRect(self._rect)
-        if lod >= LABEL_LOD:
-            self.paint_label(painter)
+        if lod >= SHORT_LOD:
+            self.paint_label(painter, lod)
 
-    def paint_label(self, painter) -> None:
+    def paint_label(self, painter, lod: float) -> None:
+        if LABEL_PX * lod >= FULL_LABEL_PX:
+            text, px = self.label, LABEL_PX
+        else:
+            text, px = short_label(self.label), SHORT_LABEL_PX / lod
+        font = QFont(painter.font())
+        font.setPixelSize(max(1, round(px)))
+        if QFontMetricsF(font).horizontalAdvance(text) > self._rect.width() - 2 or px > self._rect.height():
+            return
         painter.setPen(self.text_colour())
-        font = painter.font()
-        font.setPixelSize(9)
         painter.setFont(font)
-        painter.drawText(self._rect.adjusted(2, 0, -2, -1), self.label_flags(), self.label)
+        painter.drawText(self._rect.adjusted(1, 0, -1, -1), self.label_flags(), text)
 
     def label_flags(self):
         return Qt.AlignHCenter | Qt.AlignVCenter

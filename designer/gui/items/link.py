@@ -1,28 +1,47 @@
-"""A cable: a straight line in its rail's colour; red when it crosses rails or a check flags it.
+"""A cable: a straight line in its rail's colour. What else it shows, strongest first: selected,
+on a traced path, red (crosses rails or an error finding names it), a warning, an as-built
+mismatch (dashed), an info finding, its load under a collision analysis, dimmed (another rail is
+highlighted, or it is off the traced path), plain. Zoomed out, plain leaf-spine cables are a haze.
 
-Painting is the hot path of a 16,000-cable design zoomed out: the bounding rect and pens are
-computed once, not per paint."""
+Painting is the hot path of a 16,000-cable design zoomed out: the bounding rect, the shape and the
+pens are computed once, not per paint."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QPainterPath, QPainterPathStroker, QPen
+from PySide6.QtCore import QLineF, QRectF, Qt
+from PySide6.QtGui import QColor, QPainterPath, QPainterPathStroker, QPen
 from PySide6.QtWidgets import QGraphicsItem
 
 from .. import style
 
 _PENS: dict[tuple, QPen] = {}
+_WIDE = {"selected", "red", "warning", "as-built", "path", "info"}
+LAYER_KINDS = {"plain", "dim"}        # looks the cable layer draws; the item itself paints only the others
+_FLAGS = QGraphicsItem.ItemIsSelectable | QGraphicsItem.ItemHasNoContents
+_NO_CONTENTS = QGraphicsItem.ItemHasNoContents
+_NO_LINE = QLineF()
+_NO_RECT = QRectF()
 
 
 def pen_for(key: tuple) -> QPen:
     pen = _PENS.get(key)
     if pen is None:
         kind, rail = key
-        colour = (style.SELECTED if kind == "selected" else style.ERROR if kind == "red"
-                  else style.AS_BUILT if kind == "as-built" else style.rail_colour(rail))
-        pen = QPen(colour, 2.5 if kind != "plain" else 0)
+        if kind.startswith("load"):
+            colour = style.LOAD_COLOURS[int(kind[4:])]
+        elif kind == "dim":
+            colour = QColor(style.rail_colour(rail))
+            colour.setAlpha(style.DIM_ALPHA)
+        elif kind == "haze":
+            colour = style.pale(style.rail_colour(rail), style.HAZE_SHARE)
+        else:
+            colour = {"selected": style.SELECTED, "red": style.ERROR, "warning": style.WARNING,
+                      "as-built": style.AS_BUILT, "path": style.PATH, "info": style.INFO}.get(
+                kind, style.rail_colour(rail))
+        width = 4.0 if kind == "path" else 2.5 if kind in _WIDE or kind.startswith("load") else 0
+        pen = QPen(colour, width)
         pen.setCosmetic(True)
-        if kind == "as-built":
+        if kind in ("as-built", "info"):
             pen.setStyle(Qt.DashLine)
         _PENS[key] = pen
     return pen
@@ -30,57 +49,109 @@ def pen_for(key: tuple) -> QPen:
 
 class LinkItem(QGraphicsItem):
     kind = "link"
+    # defaults as class attributes: a design has tens of thousands of cables, most never marked
+    mark: str | None = None          # the worst severity of the findings that name it
+    as_built: str | None = None      # an LLDP mismatch kind, when an as-built check flagged it
+    overlay: str | None = None       # "path", or "load0".."load4" under a collision analysis
+    dimmed = False
+    fabric_tier = False              # both ends on switches (a leaf-spine cable)
+    _layer = True                    # drawn by the cable layer (no contents of its own)
+    _shape: QPainterPath | None = None
 
     def __init__(self, model_id: str, rail: int | None, cross_rail: bool):
         super().__init__()
         self.model_id = model_id
         self.rail = rail
         self.cross_rail = cross_rail
-        self.error = False
-        self.as_built: str | None = None      # an LLDP mismatch kind, when an as-built check flagged it
-        self._line = QLineF()
-        self._bounds = QRectF()
-        self.setFlags(QGraphicsItem.ItemIsSelectable)
-        self.setZValue(0)
+        self._line = _NO_LINE
+        self._bounds = _NO_RECT
+        self.setFlags(_FLAGS)
 
     @property
     def red(self) -> bool:
-        return self.cross_rail or self.error
+        return self.cross_rail or self.mark == "error"
 
-    def set_ends(self, a: tuple[float, float], b: tuple[float, float]) -> None:
+    def set_ends(self, a: tuple[float, float], b: tuple[float, float]) -> bool:
+        """Move the ends; False (and no geometry change, so no scene index update) when they did not move."""
+        (x1, y1), (x2, y2) = a, b
+        old = self._line
+        if old is not _NO_LINE and old.x1() == x1 and old.y1() == y1 and old.x2() == x2 and old.y2() == y2:
+            return False
         self.prepareGeometryChange()
-        self._line = QLineF(QPointF(*a), QPointF(*b))
-        self._bounds = QRectF(self._line.p1(), self._line.p2()).normalized().adjusted(-3, -3, 3, 3)
+        self._line = QLineF(x1, y1, x2, y2)
+        self._bounds = QRectF(min(x1, x2) - 3, min(y1, y2) - 3, abs(x2 - x1) + 6, abs(y2 - y1) + 6)
+        self._shape = None
+        return True
 
-    def set_state(self, rail: int | None, cross_rail: bool) -> None:
-        if (rail, cross_rail) != (self.rail, self.cross_rail):
-            self.rail, self.cross_rail = rail, cross_rail
-            self.update()
+    def _set(self, name: str, value, restyle: bool = True) -> bool:
+        if getattr(self, name) == value:
+            return False
+        setattr(self, name, value)
+        if restyle:
+            self._sync_contents()
+        self.update()
+        return True
 
-    def set_error(self, error: bool) -> None:
-        if error != self.error:
-            self.error = error
-            self.update()
+    def _sync_contents(self) -> None:
+        """Paint only when the cable looks special; a plain one is drawn by the cable layer. (The
+        scene calls this on selection changes too.)"""
+        layer = self.pen_key()[0] in LAYER_KINDS
+        if layer != self._layer:
+            self._layer = layer
+            self.setFlag(_NO_CONTENTS, layer)
+
+    def set_state(self, rail: int | None, cross_rail: bool) -> bool:
+        changed = self._set("rail", rail, restyle=False)        # the colour, not the kind of look
+        return self._set("cross_rail", cross_rail) or changed
+
+    def set_mark(self, severity: str | None) -> bool:
+        return self._set("mark", severity)
+
+    def set_as_built(self, kind: str | None) -> bool:
+        return self._set("as_built", kind)
+
+    def set_overlay(self, overlay: str | None) -> bool:
+        return self._set("overlay", overlay)
+
+    def set_dimmed(self, dimmed: bool) -> bool:
+        return self._set("dimmed", dimmed)
 
     def boundingRect(self) -> QRectF:
         return self._bounds
 
     def shape(self) -> QPainterPath:
-        path = QPainterPath(self._line.p1())
-        path.lineTo(self._line.p2())
-        stroker = QPainterPathStroker()
-        stroker.setWidth(5)
-        return stroker.createStroke(path)
-
-    def set_as_built(self, kind: str | None) -> None:
-        if kind != self.as_built:
-            self.as_built = kind
-            self.update()
+        if self._shape is None:
+            path = QPainterPath(self._line.p1())
+            path.lineTo(self._line.p2())
+            stroker = QPainterPathStroker()
+            stroker.setWidth(5)
+            self._shape = stroker.createStroke(path)
+        return self._shape
 
     def pen_key(self) -> tuple:
-        kind = ("selected" if self.isSelected() else "red" if (self.cross_rail or self.error)
-                else "as-built" if self.as_built else "plain")
-        return kind, self.rail if kind == "plain" else None
+        if self.isSelected():
+            kind = "selected"
+        elif self.overlay == "path":
+            kind = "path"
+        elif self.red:
+            kind = "red"
+        elif self.mark == "warning":
+            kind = "warning"
+        elif self.as_built:
+            kind = "as-built"
+        elif self.mark == "info":
+            kind = "info"
+        elif self.overlay:
+            kind = self.overlay
+        else:
+            kind = "dim" if self.dimmed else "plain"
+        return kind, self.rail if kind in ("plain", "dim") else None
+
+    def overview_key(self) -> tuple:
+        """The pen zoomed out: leaf-spine cables in plain colours become a faint haze there (thousands
+        of them cross the whole canvas), so the SUs and their server cables stay readable."""
+        key = self.pen_key()
+        return ("haze", key[1]) if key[0] == "plain" and self.fabric_tier else key
 
     def line(self) -> QLineF:
         return self._line

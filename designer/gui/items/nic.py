@@ -7,12 +7,14 @@ from PySide6.QtGui import QPen
 from PySide6.QtWidgets import QGraphicsItem
 
 from .. import style
-from .device import lod_of
+from .device import Marked, lod_of
 
 PORT_LOD = 0.3
+_FLAGS = (QGraphicsItem.ItemIsSelectable | QGraphicsItem.ItemUsesExtendedStyleOption
+          | QGraphicsItem.ItemIgnoresParentOpacity)
 
 
-class NicItem(QGraphicsItem):
+class NicItem(Marked, QGraphicsItem):
     kind = "nic"
 
     def __init__(self, model_id: str, size: float, rail: int | None, parent: QGraphicsItem):
@@ -21,10 +23,8 @@ class NicItem(QGraphicsItem):
         self._rect = QRectF(0, 0, size, size)
         self._bounds = self._rect.adjusted(-1, -1, 1, 1)
         self.rail = rail
-        self.error = False
-        self.setFlags(QGraphicsItem.ItemIsSelectable | QGraphicsItem.ItemUsesExtendedStyleOption)
+        self.setFlags(_FLAGS)
         self.setZValue(3)
-        self.setToolTip(model_id)
 
     def boundingRect(self) -> QRectF:
         return self._bounds
@@ -34,17 +34,13 @@ class NicItem(QGraphicsItem):
             self.rail = rail
             self.update()
 
-    def set_error(self, error: bool) -> None:
-        if error != self.error:
-            self.error = error
-            self.update()
-
     def paint(self, painter, option, widget=None) -> None:
         if lod_of(painter, option) < PORT_LOD:
             return
         selected = self.isSelected()
-        pen = QPen(style.SELECTED if selected else style.ERROR if self.error else style.rail_colour(self.rail).darker(160),
-                   2 if (selected or self.error) else 1)
+        marked = style.MARK_COLOURS.get(self.mark)
+        pen = QPen(style.SELECTED if selected else marked or style.rail_colour(self.rail).darker(160),
+                   2 if (selected or marked) else 1)
         pen.setCosmetic(True)
         painter.setPen(pen)
         painter.setBrush(style.rail_colour(self.rail))

@@ -1,40 +1,59 @@
-"""Zoomed out, every cable of the design drawn by one item: a `drawLines` call per colour.
+"""The cable layers: items that draw the design's plain cables with a `drawLines` call per
+colour, zoomed in and zoomed out; one for the leaf-spine cables, below the SU plates (so a cable
+from a lower SU row passes behind the SUs above it and shows in the gaps, like a cable tray), one
+for the server cables, above them.
 
 Painting 16,000 cable items one Python call each took ~200 ms per repaint of a 1,024-server
-design; one batched call per colour halves it (what is left is rasterising the lines). While the
-view is zoomed out the scene hides the per-cable and per-NIC items (too small to point at anyway)
-and shows this layer instead. Changes are applied per cable and repaint only the cable's area.
+design, and zoomed in on any SU a few thousand long leaf-spine cables still cross the view. So
+a cable item paints itself only when it looks special (selected, red, marked, on a traced path,
+loaded): a plain or dimmed one has no contents of its own and this layer draws it. Zoomed out the
+scene hides the NIC items (too small to point at) and the layers draw every cable (plain leaf-spine
+cables as a pale haze, and not at all below `HAZE_LOD`). Changes are applied per cable and repaint
+only its area.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtWidgets import QGraphicsItem
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
-from .link import LinkItem, pen_for
+from .link import LAYER_KINDS, LinkItem, pen_for
 
 OVERVIEW_LOD = 0.3   # below this zoom the scene is drawn in overview mode
+HAZE_LOD = 0.1       # below this zoom plain leaf-spine cables are not drawn at all (marked ones still are)
+
+
+FABRIC_Z, PLATES_Z, HOST_Z = -3, -2, -1
 
 
 class LinkOverviewItem(QGraphicsItem):
     kind = "overview"
 
-    def __init__(self):
+    def __init__(self, z: float = HOST_Z):
         super().__init__()
         self._groups: dict[tuple, dict[str, object]] = {}   # pen key -> link id -> QLineF
+        self._lists: dict[tuple, list] = {}                  # pen key -> its lines, as drawn (rebuilt on change)
         self._where: dict[str, tuple[tuple, QRectF]] = {}    # link id -> (pen key, bounds)
         self._bounds = QRectF()
-        self.setZValue(0)
+        self.overview = False            # zoomed out: draw every group; zoomed in: only the plain ones
+        self.setZValue(z)
         self.setAcceptedMouseButtons(Qt.NoButton)
+
+    def set_overview(self, on: bool) -> None:
+        if on != self.overview:
+            self.overview = on
+            self.update()
 
     def show_link(self, item: LinkItem) -> None:
         """Add or refresh one cable (new, moved, re-coloured or marked)."""
-        key, rect = item.pen_key(), item.boundingRect()
+        key, rect = item.overview_key(), item.boundingRect()
         old = self._where.get(item.model_id)
         if old is not None:
             self._groups[old[0]].pop(item.model_id, None)
+            self._lists.pop(old[0], None)
             self.update(old[1])
         self._groups.setdefault(key, {})[item.model_id] = item.line()
+        self._lists.pop(key, None)
         self._where[item.model_id] = (key, rect)
         if not self._bounds.contains(rect):
             self.prepareGeometryChange()
@@ -45,15 +64,76 @@ class LinkOverviewItem(QGraphicsItem):
         old = self._where.pop(link_id, None)
         if old is not None:
             self._groups[old[0]].pop(link_id, None)
+            self._lists.pop(old[0], None)
             self.update(old[1])
+
+    def drawn(self) -> set[str]:
+        """The cable ids this layer draws at the current zoom."""
+        return {i for key, group in self._groups.items() if self.overview or _layer_key(key) for i in group}
+
+    def key_of(self, link_id: str) -> tuple | None:
+        where = self._where.get(link_id)
+        return where[0] if where else None
 
     def boundingRect(self) -> QRectF:
         return self._bounds
 
     def paint(self, painter, option, widget=None) -> None:
-        # red (cross-rail or flagged) cables last, so they are drawn on top
-        for key in sorted(self._groups, key=lambda k: (k[0] == "red", str(k))):
-            lines = self._groups[key]
+        far = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform()) < HAZE_LOD
+        # the leaf-spine haze first, red (cross-rail or flagged) cables last, so they are drawn on top
+        for key in sorted(self._groups, key=lambda k: (k[0] != "haze", k[0] == "red", str(k))):
+            if not self.overview and not _layer_key(key):
+                continue                     # zoomed in, that cable's own item draws it
+            if key[0] == "haze" and far:
+                continue                     # a few pixels of gutter cannot show thousands of them
+            lines = self._lists.get(key)
+            if lines is None:
+                lines = self._lists[key] = list(self._groups[key].values())
             if lines:
-                painter.setPen(pen_for(key))
-                painter.drawLines(list(lines.values()))
+                painter.setPen(pen_for(key if self.overview else _detail_key(key)))
+                painter.drawLines(lines)
+
+
+def _layer_key(key: tuple) -> bool:
+    return key[0] in LAYER_KINDS or key[0] == "haze"
+
+
+def _detail_key(key: tuple) -> tuple:
+    return ("plain", key[1]) if key[0] == "haze" else key
+
+
+class CableLayers:
+    """The two layers as one: a cable goes to the fabric layer (leaf-spine, under the SU plates) or
+    to the host layer (server cables, over them)."""
+
+    def __init__(self, scene):
+        self.fabric = LinkOverviewItem(FABRIC_Z)
+        self.host = LinkOverviewItem(HOST_Z)
+        for layer in (self.fabric, self.host):
+            scene.addItem(layer)
+
+    def _layer(self, item: LinkItem) -> LinkOverviewItem:
+        return self.fabric if item.fabric_tier else self.host
+
+    def show_link(self, item: LinkItem) -> None:
+        layer = self._layer(item)
+        (self.host if layer is self.fabric else self.fabric).hide_link(item.model_id)
+        layer.show_link(item)
+
+    def hide_link(self, link_id: str) -> None:
+        self.fabric.hide_link(link_id)
+        self.host.hide_link(link_id)
+
+    def set_overview(self, on: bool) -> None:
+        self.fabric.set_overview(on)
+        self.host.set_overview(on)
+
+    @property
+    def overview(self) -> bool:
+        return self.host.overview
+
+    def drawn(self) -> set[str]:
+        return self.fabric.drawn() | self.host.drawn()
+
+    def key_of(self, link_id: str) -> tuple | None:
+        return self.fabric.key_of(link_id) or self.host.key_of(link_id)

@@ -1,0 +1,90 @@
+"""How the scene draws a cable: its colour (the rail it carries, red when it crosses rails), its
+two ends on the devices the layout placed, whether it is shown (not inside a collapsed SU), and
+which layer or item paints it. Part of `FabricScene`; the hot path of opening a design."""
+
+from __future__ import annotations
+
+from ..model.entities import Role
+from ..planning import layout as geo
+from .items import LinkItem
+
+_NO_PORTS: dict[str, int] = {}
+_UNSET = object()
+
+
+class CableRouting:
+    """Mixed into `FabricScene` (uses its fabric, layout, items and cable layers)."""
+
+    def _ports(self, switch_id: str) -> dict[str, int]:
+        switch = self.fabric.switches[switch_id]
+        key = (switch.model, switch.breakouts)
+        table = self._port_index.get(key)
+        if table is None:
+            table = {name: i for i, name in enumerate(self.fabric.ports(switch_id))}
+            self._port_index[key] = table
+        return table
+
+    def link_visible(self, link) -> bool:
+        hidden = self.layout.hidden
+        return link.a.partition("/")[0] not in hidden and link.b.partition("/")[0] not in hidden
+
+    def _refresh_link(self, link_id: str) -> None:
+        """Colour, ends and visibility of one cable from the model and the layout (the hot path of
+        a re-layout and of opening a design: every endpoint is split once)."""
+        item = self.links.get(link_id)
+        link = self.fabric.links.get(link_id)
+        if item is None or link is None:
+            return
+        layout, switches = self.layout, self.fabric.switches
+        dev_a, _, port_a = link.a.partition("/")
+        dev_b, _, port_b = link.b.partition("/")
+        item.set_state(*self._rail_of(link.a, dev_a, link.b, dev_b))
+        item.fabric_tier = dev_a in switches and dev_b in switches
+        box_a, box_b = layout.boxes.get(dev_a), layout.boxes.get(dev_b)
+        end_a = geo.anchor_at(layout, dev_a, port_a, self._ports(dev_a) if dev_a in switches else _NO_PORTS,
+                              box_b.y if box_b else 0.0)
+        end_b = geo.anchor_at(layout, dev_b, port_b, self._ports(dev_b) if dev_b in switches else _NO_PORTS,
+                              box_a.y if box_a else 0.0)
+        item.set_ends(end_a or (0.0, 0.0), end_b or (0.0, 0.0))
+        hidden = layout.hidden
+        shown = dev_a not in hidden and dev_b not in hidden
+        if item.isVisible() != shown:
+            item.setVisible(shown)
+        if shown:
+            self.overview.show_link(item)
+        else:
+            self.overview.hide_link(link_id)
+
+    def _selection_restyle(self) -> None:
+        """A selected cable paints itself (black); one deselected goes back to the cable layer."""
+        now = {it for it in self.selectedItems() if isinstance(it, LinkItem)}
+        for item in now ^ self._selected_links:
+            item._sync_contents()
+        self._selected_links = now
+
+    def restyle_link(self, item: LinkItem) -> None:
+        """After a link's look changed (a mark, a highlight): the overview layer follows."""
+        link = self.fabric.links.get(item.model_id)
+        if link is not None and self.link_visible(link):
+            self.overview.show_link(item)
+
+    def link_rail(self, a: str, b: str) -> tuple[int | None, bool]:
+        """The rail a cable carries and whether it crosses rails (NIC or spine plane vs leaf rail)."""
+        return self._rail_of(a, a.partition("/")[0], b, b.partition("/")[0])
+
+    def _rail_of(self, a: str, dev_a: str, b: str, dev_b: str) -> tuple[int | None, bool]:
+        switches, nics = self.fabric.switches, self.nics
+        nic_rail, leaf_rail, plane = _UNSET, None, None
+        for ep, dev in ((a, dev_a), (b, dev_b)):
+            if ep in nics:
+                nic_rail = nics[ep].rail              # the NIC item follows its model NIC's rail
+            else:
+                sw = switches[dev]
+                if sw.role is Role.LEAF:
+                    leaf_rail = sw.rail
+                else:
+                    plane = sw.plane
+        if nic_rail is not _UNSET:
+            return nic_rail, leaf_rail is not None and nic_rail != leaf_rail
+        return leaf_rail, plane is not None and leaf_rail is not None and plane != leaf_rail
+

@@ -1,0 +1,12 @@
+"""Undoable edits. Each command calls the Fabric's mutation API (and planning functions that go
+through it) only; the scene follows the events."""
+
+from .base import FabricCommand, MacroCommand
+from .cables import ConnectCommand, DisconnectCommand, MoveNicCommand, RecableCommand, RehomeCommand
+from .devices import AddDeviceCommand, AddServersCommand, RemoveDeviceCommand
+from .properties import (AddressCommand, ReplanCommand, SetAddressCommand, SetHostnameCommand, SetNicRailCommand,
+                         SetSwitchRailCommand)
+
+__all__ = ["FabricCommand", "MacroCommand", "ConnectCommand", "DisconnectCommand", "MoveNicCommand", "RecableCommand",
+           "RehomeCommand", "AddDeviceCommand", "AddServersCommand", "RemoveDeviceCommand", "AddressCommand",
+           "ReplanCommand", "SetAddressCommand", "SetHostnameCommand", "SetNicRailCommand", "SetSwitchRailCommand"]

@@ -1,0 +1,273 @@
+"""Addresses for cables and switches added by hand (the window's edits, or any script): each gets
+what `addressing.plan` gives its kind in a design built from a preset, from the same pools, and
+nothing else in the design is renumbered.
+
+- NIC to leaf, ``p2p31``: a /31 from the leaf's rail pool, the leaf port the even address.
+- NIC to leaf, ``subnet-per-leaf``: the lowest free host of the leaf's subnet (the subnet of its
+  gateway ``<leaf>/svi``); a leaf without a gateway first gets the lowest free subnet of its rail's
+  pool, of the size the design's other leaf subnets have, and the subnet's first host as gateway.
+- Leaf to spine: a /31 from the fabric pool, the spine port the even address.
+- A switch: a /32 loopback from the loopback pool; an ASN as the design's ASN settings say.
+
+Pinned values are kept, and a pinned end of a /31 fixes its partner (as `plan` does). An end that
+already holds a fitting, unique address keeps it, so re-drawing a cable where it was gives back the
+addresses it had. Free means: not held by any key of the design. Cables between other tiers get
+no address (the checks report the cable itself). A cable whose pool or leaf subnet is full is
+left without an address and named in ``problems`` (the edit itself is not refused; the checks
+report the missing address, and re-planning the whole design sizes the subnets afresh).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ..model.addressing import cidr_str, network_of, parse_network, size, split_cidr
+from ..model.entities import Role
+from ..model.fabric import Fabric, asn_key
+from ..model.ids import split_endpoint
+from .addressing import leaf_subnet_prefix, loopback_key, rail_pool, svi_key
+from .errors import PlanningError
+from .topology import all_leaf_links
+
+Change = tuple[str | None, bool]          # (previous address or None, previously pinned)
+
+
+@dataclass
+class Addressed:
+    changes: dict[str, Change] = field(default_factory=dict)   # key -> what it held before
+    problems: list[str] = field(default_factory=list)          # cables left without an address, and why
+
+
+class _Pools:
+    """The addresses the design holds, read once per call and kept up to date as it hands out more."""
+
+    def __init__(self, fabric: Fabric):
+        self.fabric = fabric
+        self._held: dict[tuple[int, int], Counter] = {}
+
+    def held(self, base: int, prefix: int) -> Counter:
+        """address int -> how many keys hold it, for the addresses inside base/prefix."""
+        key = (base, prefix)
+        found = self._held.get(key)
+        if found is None:
+            octets = cidr_str(base, prefix).split("/")[0].split(".")[: prefix // 8]
+            text = ".".join(octets) + "." if octets else ""       # a cheap filter before parsing
+            end = base + size(prefix)
+            found = Counter()
+            for value in self.fabric.addresses.values():
+                if value.startswith(text):
+                    addr = split_cidr(value)[0]
+                    if base <= addr < end:
+                        found[addr] += 1
+            self._held[key] = found
+        return found
+
+    def take(self, addr: int) -> None:
+        for (base, prefix), held in self._held.items():
+            if base <= addr < base + size(prefix):
+                held[addr] += 1
+
+    def release(self, cidr: str | None) -> None:
+        if cidr is None:
+            return
+        addr = split_cidr(cidr)[0]
+        for (base, prefix), held in self._held.items():
+            if base <= addr < base + size(prefix) and held[addr] > 0:
+                held[addr] -= 1
+
+    def free_block(self, name: str, base: int, prefix: int, length: int, giving_up=()) -> int:
+        """The lowest aligned block of ``length`` addresses in the pool that no key holds (the
+        addresses in ``giving_up`` are about to be replaced, so they count as free)."""
+        held = self.held(base, prefix)
+        mine = Counter(split_cidr(c)[0] for c in giving_up if c)
+        start, end = base, base + size(prefix)
+        while start + length <= end:
+            if not any(held.get(a, 0) - mine.get(a, 0) > 0 for a in range(start, start + length)):
+                return start
+            start += length
+        raise PlanningError([f"{name} {cidr_str(base, prefix)} has no free block of {length} addresses left; "
+                             "widen the pool in the design's settings, or re-plan the whole design "
+                             "(Design > Assign rails and addresses in the window, or rail-designer assign)"])
+
+
+class _Writer:
+    """Sets addresses through the Fabric's API and records what each key held before."""
+
+    def __init__(self, fabric: Fabric, pools: _Pools):
+        self.fabric, self.pools = fabric, pools
+        self.changes: dict[str, Change] = {}
+
+    def set(self, key: str, cidr: str) -> None:
+        f = self.fabric
+        old = f.addresses.get(key)
+        if old == cidr:
+            return
+        self.changes.setdefault(key, (old, f.is_pinned(key)))
+        self.pools.release(old)
+        f.set_address(key, cidr, pinned=False)
+        self.pools.take(split_cidr(cidr)[0])
+
+
+def address_links(fabric: Fabric, link_ids) -> Addressed:
+    """Address the cables ``link_ids`` like a built design's; returns each changed key's previous
+    (address, pinned), so an undo can put it back, and the cables no address was left for."""
+    pools = _Pools(fabric)
+    out = _Writer(fabric, pools)
+    problems: list[str] = []
+    prefix = None
+    for link_id in link_ids:
+        link = fabric.links.get(link_id)
+        if link is None:
+            continue
+        kind, leaf_ep, other = _classify(fabric, link.a, link.b)
+        try:
+            if kind == "uplink":
+                a = fabric.settings.addressing
+                base, plen = parse_network(a.fabric_pool, "fabric pool")
+                _pair(out, "fabric pool", base, plen, other, leaf_ep)
+            elif kind == "downlink":
+                leaf = fabric.switches[split_endpoint(leaf_ep)[0]]
+                if fabric.settings.addressing.scheme == "p2p31":
+                    base, plen = rail_pool(fabric, leaf.rail)
+                    _pair(out, f"rail {leaf.rail} pool", base, plen, leaf_ep, other)
+                else:
+                    if prefix is None:
+                        prefix = _leaf_prefix(fabric)
+                    _host(out, leaf, other, prefix)
+        except PlanningError as exc:
+            problems.extend(exc.problems)
+    return Addressed(out.changes, problems)
+
+
+def address_switches(fabric: Fabric, switch_ids) -> Addressed:
+    """Give switches without one a loopback (and an ASN, as the settings say); returns the changed
+    address keys' previous values (the ASNs it set were unset before: undo clears them)."""
+    pools = _Pools(fabric)
+    out = _Writer(fabric, pools)
+    a, s = fabric.settings.addressing, fabric.settings.asn
+    lo_base, lo_prefix = parse_network(a.loopback_pool, "loopback pool")
+    used_asns = set(fabric.asns.values())
+    problems: list[str] = []
+    for switch_id in switch_ids:
+        switch = fabric.switches.get(switch_id)
+        if switch is None:
+            continue
+        key = loopback_key(switch_id)
+        if key not in fabric.addresses:
+            try:
+                out.set(key, cidr_str(pools.free_block("loopback pool", lo_base, lo_prefix, 1), 32))
+            except PlanningError as exc:
+                problems.extend(exc.problems)
+        if switch_id in fabric.asns or fabric.is_pinned(asn_key(switch_id)):
+            continue
+        if switch.role is Role.LEAF:
+            value = s.leaf_base
+            while value in used_asns:
+                value += 1
+        elif s.spine_mode == "shared":
+            value = s.spine_base
+        elif s.spine_mode == "per-plane":
+            value = s.spine_base + (switch.plane or 0)
+        else:
+            taken = {v for k, v in fabric.asns.items() if k in fabric.switches and fabric.switches[k].role is Role.SPINE}
+            value = s.spine_base
+            while value in taken:
+                value += 1
+        fabric.set_asn(switch_id, value)
+        used_asns.add(value)
+    return Addressed(out.changes, problems)
+
+
+def restore(fabric: Fabric, changes, asns_before: dict[str, int | None] | None = None) -> None:
+    """Undo `address_links` / `address_switches` (their `Addressed`, or its ``changes``): every key
+    back to what it held, and the ASNs in ``asns_before`` back to those values."""
+    changes = changes.changes if isinstance(changes, Addressed) else changes or {}
+    for key, (cidr, pinned) in changes.items():
+        fabric.set_address(key, cidr, pinned)
+    for switch_id, asn in (asns_before or {}).items():
+        if switch_id in fabric.switches:
+            fabric.set_asn(switch_id, asn)
+
+
+# ---------------------------------------------------------------------------------------- kinds
+def _classify(fabric: Fabric, a: str, b: str) -> tuple[str | None, str | None, str | None]:
+    """("downlink", leaf endpoint, NIC id), ("uplink", leaf endpoint, spine endpoint) or (None, ...)."""
+    roles = {}
+    for ep in (a, b):
+        dev = split_endpoint(ep)[0]
+        roles[ep] = "nic" if dev in fabric.servers else fabric.switches[dev].role.value
+    leaf = next((ep for ep in (a, b) if roles[ep] == "leaf"), None)
+    if leaf is None:
+        return None, None, None
+    other = b if leaf == a else a
+    kind = {"nic": "downlink", "spine": "uplink"}.get(roles[other])
+    return kind, leaf, other
+
+
+def _pair(out: _Writer, name: str, base: int, prefix: int, even_key: str, odd_key: str) -> None:
+    """A /31 for two ends: a pinned end fixes its partner; a fitting pair already held is kept."""
+    f = out.fabric
+    pinned = [k for k in (even_key, odd_key) if f.is_pinned(k)]
+    if pinned:
+        known = pinned[0]
+        other = odd_key if known == even_key else even_key
+        if other not in pinned:
+            addr = split_cidr(f.addresses[known])[0]
+            out.set(other, cidr_str(addr ^ 1, 31))
+        return
+    held = (f.addresses.get(even_key), f.addresses.get(odd_key))
+    if _fitting_pair(out.pools, *held, base, prefix):
+        return
+    start = out.pools.free_block(name, base, prefix, 2, giving_up=held)
+    out.set(even_key, cidr_str(start, 31))
+    out.set(odd_key, cidr_str(start + 1, 31))
+
+
+def _fitting_pair(pools: _Pools, even: str | None, odd: str | None, base: int, prefix: int) -> bool:
+    if even is None or odd is None:
+        return False
+    (ea, ep), (oa, op) = split_cidr(even), split_cidr(odd)
+    held = pools.held(base, prefix)
+    return (ep == op == 31 and ea % 2 == 0 and oa == ea + 1 and base <= ea < base + size(prefix)
+            and held.get(ea) == 1 and held.get(oa) == 1)
+
+
+def _leaf_prefix(fabric: Fabric) -> int:
+    """The size the design's leaf subnets have (the most common gateway prefix), else what the
+    planner would choose for this wiring."""
+    gateways = (fabric.addresses.get(svi_key(leaf.id)) for leaf in fabric.leaves())
+    prefixes = Counter(split_cidr(v)[1] for v in gateways if v)
+    if prefixes:
+        return max(sorted(prefixes), key=lambda p: prefixes[p])
+    return leaf_subnet_prefix(all_leaf_links(fabric))
+
+
+def _host(out: _Writer, leaf, nic_id: str, prefix: int) -> None:
+    f, pools = out.fabric, out.pools
+    if f.is_pinned(nic_id):
+        return
+    gateway = f.addresses.get(svi_key(leaf.id))
+    if gateway is None:
+        base, plen = rail_pool(f, leaf.rail)
+        net = pools.free_block(f"rail {leaf.rail} pool", base, plen, size(prefix))
+        gateway = cidr_str(net + 1, prefix)
+        out.set(svi_key(leaf.id), gateway)
+    net, plen = network_of(gateway)
+    gw_addr = split_cidr(gateway)[0]
+    last = net + size(plen) - 1
+    current = f.addresses.get(nic_id)
+    held = pools.held(net, plen)
+    mine = None
+    if current is not None:
+        mine, cp = split_cidr(current)
+        if cp == plen and net < mine < last and mine != gw_addr and held.get(mine) == 1:
+            return
+    for addr in range(net + 1, last):
+        if addr != gw_addr and held.get(addr, 0) - (addr == mine) <= 0:
+            out.set(nic_id, cidr_str(addr, plen))
+            return
+    raise PlanningError([f"leaf {leaf.id}'s subnet {cidr_str(net, plen)} has no free address left for {nic_id}; "
+                         "re-plan the addresses (Design > Assign rails and addresses in the window, or rail-designer assign) "
+                         "or pin one by hand"])
+

@@ -1,0 +1,50 @@
+"""The dialogs, built and driven through their widgets."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtWidgets import QDialogButtonBox
+
+from designer.gui.dialogs import NewFromPresetDialog
+from designer.planning.build import build
+from designer.storage.presets import load_preset, preset_names
+
+
+@pytest.mark.parametrize("name", preset_names())
+def test_new_from_preset_opens_on_every_template_and_gives_back_its_spec(qtbot, catalog, name):
+    dialog = NewFromPresetDialog(catalog)        # issue 10 item 1: this raised OverflowError (ASN spin boxes)
+    qtbot.addWidget(dialog)
+    dialog.select_preset(name)
+    assert dialog.spec() == load_preset(name).spec()
+    assert "Servers:" in dialog.derived.text()
+
+
+def test_new_from_preset_holds_the_largest_4_byte_asn(qtbot, catalog):
+    dialog = NewFromPresetDialog(catalog)
+    qtbot.addWidget(dialog)
+    dialog.inputs["leaf_asn_base"].setValue(4_294_967_000)
+    dialog.inputs["spine_asn_base"].setValue(4_294_967_294)
+    spec = dialog.spec()
+    assert (spec.leaf_asn_base, spec.spine_asn_base) == (4_294_967_000, 4_294_967_294)
+    fabric = build(spec, catalog)
+    assert max(fabric.asns.values()) == 4_294_967_294
+
+
+def test_new_from_preset_derived_numbers_follow_the_form_and_refuse_the_impossible(qtbot, catalog):
+    dialog = NewFromPresetDialog(catalog)
+    qtbot.addWidget(dialog)
+    dialog.select_preset("superpod-su")
+    dialog.inputs["sus"].setValue(4)
+    assert "Servers: 128" in dialog.derived.text() and "Leaves: 32" in dialog.derived.text()
+    ok = dialog.buttons.button(QDialogButtonBox.Ok)
+    assert ok.isEnabled()
+    dialog.inputs["servers_per_su"].setValue(500)
+    assert "Cannot build" in dialog.derived.text() and not ok.isEnabled()
+
+
+def test_template_gallery_lists_every_preset_with_its_numbers(qtbot, catalog):
+    dialog = NewFromPresetDialog(catalog)
+    qtbot.addWidget(dialog)
+    texts = [dialog.gallery.item(i).text() for i in range(dialog.gallery.count())]
+    assert [t.splitlines()[0] for t in texts] == preset_names()
+    assert all("GPUs:" in t and "Cables:" in t for t in texts)
