@@ -44,9 +44,7 @@ def pool_exhaustion(ctx):
         return
     for need in needs:
         if need.short:
-            rail = need.name.removeprefix("rail ").removesuffix(" pool")
-            ids = [l.id for l in ctx.leaves if str(l.rail) == rail] if need.name.startswith("rail ") else []
-            yield need.message(), ids
+            yield need.message(), need.ids
 
 
 @rule("RD013", "Cabled NIC without an address", Severity.WARNING, f"{_ASSIGN}.")

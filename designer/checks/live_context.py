@@ -69,9 +69,9 @@ class LiveContext(Context):
             for d in change.devices for switch in (f.switches.get(d), old_switches.get(d)))
         self.settings, self.scheme = f.settings, f.settings.addressing.scheme
         self.switches, self.servers = f.switches, f.servers
-        self.leaves, self.spines = f.leaves(), f.spines()
-        self._plane_spines = {}
-        for name in ("usable_switches", "nics", "leaf_bandwidth"):
+        self.leaves, self.spines, self.cores = f.leaves(), f.spines(), f.cores()
+        self._expected = {}
+        for name in ("usable_switches", "nics", "leaf_bandwidth", "spine_links"):
             self.__dict__.pop(name, None)
         if full:
             self.__dict__.pop("addresses", None)
