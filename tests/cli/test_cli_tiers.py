@@ -60,6 +60,22 @@ def test_b200_preset_gives_nvidias_switch_and_cable_counts(tmp_path, capsys, row
         assert _tier_counts(load(path)) == tuple(expected)
 
 
+def test_three_tier_design_validates_clean_and_reports_new_rules(tmp_path, capsys):
+    path = tmp_path / "pod.fabric.yaml"
+    run(capsys, "new", "--preset", "b200-superpod", "--sus", "16", "-o", str(path))
+    code, out, _ = run(capsys, "validate", str(path))
+    assert code == 0 and "0 errors, 0 warnings, 0 notes" in out
+    fabric = load(path)
+    spine = fabric.switches["sg1-spine-01"]
+    link = fabric.links_of(spine.id)[-1]                         # a core uplink, taken off
+    fabric.disconnect(link.id)
+    from designer.storage import save
+    save(fabric, path)
+    code, out, _ = run(capsys, "validate", str(path), "--format", "json")
+    found = {f["code"] for f in json.loads(out)["findings"]}
+    assert code == 1 and {"RD040", "RD045"} <= found
+
+
 def test_new_help_lists_the_tier_parameters(capsys):
     with pytest.raises(SystemExit):
         main(["new", "--help"])
