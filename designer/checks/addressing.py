@@ -38,7 +38,7 @@ def overlapping_subnets(ctx):
       "Use a larger pool (a shorter prefix) in the design's addressing settings, or fewer devices.")
 def pool_exhaustion(ctx):
     try:
-        needs = requirements(ctx.fabric, ctx.leaf_links)
+        needs = requirements(ctx.fabric, ctx.leaf_links, ctx.spine_links)
     except ModelError as exc:
         yield str(exc), ()
         return

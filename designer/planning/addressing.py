@@ -21,7 +21,7 @@ from ..model.fabric import Fabric
 from ..model.ids import endpoint
 from .asns import plan_asns
 from .errors import PlanningError
-from .topology import LeafLinks, all_leaf_links, all_spine_links
+from .topology import LeafLinks, SpineLinks, all_leaf_links, all_spine_links
 
 
 def svi_key(leaf_id: str) -> str:
@@ -81,7 +81,8 @@ def _planes(fabric: Fabric) -> range:
     return range(fabric.settings.fabric_planes)
 
 
-def requirements(fabric: Fabric, links: dict[str, LeafLinks] | None = None) -> list[PoolNeed]:
+def requirements(fabric: Fabric, links: dict[str, LeafLinks] | None = None,
+                 spine_links: dict[str, SpineLinks] | None = None) -> list[PoolNeed]:
     """How many addresses each pool (each plane's part of it) must hold for this design, and how many it has."""
     links = all_leaf_links(fabric) if links is None else links
     a = fabric.settings.addressing
@@ -90,7 +91,7 @@ def requirements(fabric: Fabric, links: dict[str, LeafLinks] | None = None) -> l
     if a.rail_prefix < super_prefix or a.rail_prefix > 31:
         raise ModelError(f"rail pools of /{a.rail_prefix} cannot be carved from the rail supernet {a.rail_supernet}; "
                          f"use a prefix length from {super_prefix} to 31")
-    spine_links = all_spine_links(fabric)
+    spine_links = all_spine_links(fabric) if spine_links is None else spine_links
     per_leaf = leaf_subnet_prefix(links)
     needs = []
     for plane in _planes(fabric):
@@ -144,9 +145,9 @@ class _Cursor:
 
 def plan(fabric: Fabric) -> tuple[dict[str, str], dict[str, int]]:
     """Compute every unpinned address and ASN. Raises PlanningError when a pool is too small."""
-    links = all_leaf_links(fabric)
+    links, spine_links = all_leaf_links(fabric), all_spine_links(fabric)
     try:
-        short = [n.message() for n in requirements(fabric, links) if n.short]
+        short = [n.message() for n in requirements(fabric, links, spine_links) if n.short]
     except ModelError as exc:
         raise PlanningError([str(exc)]) from None
     strays = [s.id for s in fabric.switches.values() if s.fabric_plane >= fabric.settings.fabric_planes]
@@ -160,7 +161,6 @@ def plan(fabric: Fabric) -> tuple[dict[str, str], dict[str, int]]:
     out: dict[str, str] = {}
     a = fabric.settings.addressing
     planes = fabric.settings.fabric_planes
-    spine_links = all_spine_links(fabric)
     for plane in _planes(fabric):
         leaves = [l for l in fabric.leaves() if l.fabric_plane == plane]
         if a.scheme == "p2p31":
