@@ -102,3 +102,12 @@ def test_new_twin_plane_then_export_refuses_with_one_clear_message(tmp_path, cap
     assert err.count("\n") == 1 and not (tmp_path / "bundle").exists()
     code, _, err = run(capsys, "show", str(path), "pl0-su1-leaf-r0")
     assert code == 2 and "phase B" in err
+
+
+def test_emulation_refuses_before_building_anything():
+    from designer.emulation.plan import make_plan
+    from designer.export import ExportError
+    from tests.conftest import preset_fabric
+    fabric = preset_fabric("twin-plane-800g", servers_per_su=1, rails=2)
+    with pytest.raises(ExportError, match="three-tier/multi-plane export comes in phase B"):
+        make_plan(fabric, "rdtest")
