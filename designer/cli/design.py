@@ -139,13 +139,15 @@ def run_new(args) -> int:
 def design_summary(fabric, ratio: float, spine_ratio: float) -> str:
     """Switches by tier and cables by tier, counted on the built design."""
     from ..planning.spec import format_ratio
-    from ..planning.topology import all_leaf_links, all_spine_links
-    leaf_links, spine_links = all_leaf_links(fabric), all_spine_links(fabric)
+    roles = {s.id: s.role.value for s in fabric.switches.values()}
+    tiers = {}
+    for link in fabric.links.values():
+        pair = frozenset(roles.get(ep.partition("/")[0], "nic") for ep in (link.a, link.b))
+        tiers[pair] = tiers.get(pair, 0) + 1
+    server_links = tiers.get(frozenset(("nic", "leaf")), 0)
+    up, core_links = tiers.get(frozenset(("leaf", "spine")), 0), tiers.get(frozenset(("spine", "core")), 0)
     servers = len(fabric.servers)
     gpus = sum(server.gpus for server in fabric.servers.values())
-    server_links = sum(len(l.downlinks) for l in leaf_links.values())
-    up = sum(len(l.uplinks) for l in leaf_links.values())
-    core_links = sum(len(l.uplinks) for l in spine_links.values())
     cores = len(fabric.cores())
     planes = fabric.settings.fabric_planes
     text = (f"{servers} servers ({gpus} GPUs), {len(fabric.rails)} rails"
