@@ -1,4 +1,4 @@
-"""Canvas coordinates for a fabric: cores on top, then spines, leaves in rail lanes grouped by SU, servers below.
+"""Canvas coordinates for a fabric: spines on top, leaves in rail lanes grouped by SU, servers below.
 
 Pure geometry (no Qt): the GUI scene places its items from a `Layout`, and drop targets
 (which SU, which rail lane) are answered here so they can be unit-tested.
@@ -22,7 +22,6 @@ LANE_W = SWITCH_W + 12
 SU_GAP = 48
 SPINE_Y = 0
 LEAF_Y = 190
-CORE_ROW = 110           # a design with cores puts them on top and moves every other row down by this
 LEAF_STACK = SWITCH_H + 8
 SERVER_GAP = 14
 ROW_GAP = 16
@@ -101,9 +100,7 @@ def compute(fabric: Fabric) -> Layout:
         leaves_by_su.setdefault(leaf.su, []).append(leaf)
     sus = sorted(set(servers_by_su) | set(leaves_by_su), key=lambda s: (s is None, s or 0))
     stack = max((_stack_depth(v) for v in leaves_by_su.values()), default=1)
-    top = CORE_ROW if fabric.cores() else 0
-    leaf_y = LEAF_Y + top
-    server_y = leaf_y + stack * LEAF_STACK + BAND_GAP
+    server_y = LEAF_Y + stack * LEAF_STACK + BAND_GAP
     lanes_w = lanes * LANE_W
     x = 0.0
     bottom = server_y
@@ -114,13 +111,13 @@ def compute(fabric: Fabric) -> Layout:
         block_w = max(lanes_w, cols * pitch - SERVER_GAP)
         lane_w = block_w / lanes
         for rail in range(lanes):
-            out.lanes.append(Lane(su, rail, Box(x + rail * lane_w, leaf_y - 10, lane_w, stack * LEAF_STACK + 12)))
+            out.lanes.append(Lane(su, rail, Box(x + rail * lane_w, LEAF_Y - 10, lane_w, stack * LEAF_STACK + 12)))
         seen: dict[int, int] = {}
         for leaf in leaves_by_su.get(su, []):
             rail = leaf.rail or 0
             depth = seen.get(rail, 0)
             seen[rail] = depth + 1
-            out.boxes[leaf.id] = Box(x + rail * lane_w + (lane_w - SWITCH_W) / 2, leaf_y + depth * LEAF_STACK,
+            out.boxes[leaf.id] = Box(x + rail * lane_w + (lane_w - SWITCH_W) / 2, LEAF_Y + depth * LEAF_STACK,
                                      SWITCH_W, SWITCH_H)
         for i, server in enumerate(servers):
             row, col = divmod(i, cols)
@@ -130,10 +127,10 @@ def compute(fabric: Fabric) -> Layout:
             for j, nic in enumerate(sorted(server.nics, key=lambda n: n.index)):
                 out.nic_boxes[nic.id] = Box(sx + SERVER_PAD + j * PORT_PITCH, sy + 3, PORT, PORT)
             bottom = max(bottom, sy + SERVER_H)
-        out.su_blocks[su] = Box(x, leaf_y - 30, block_w, bottom - leaf_y + 30)
+        out.su_blocks[su] = Box(x, LEAF_Y - 30, block_w, bottom - LEAF_Y + 30)
         x += block_w + SU_GAP
     width = max(x - SU_GAP, SWITCH_W)
-    _place_spines(fabric, out, width, top)
+    _place_spines(fabric, out, width)
     out.width, out.height = width, bottom
     return out
 
@@ -145,19 +142,14 @@ def _stack_depth(leaves: list[Switch]) -> int:
     return max(counts.values(), default=1)
 
 
-def _place_spines(fabric: Fabric, out: Layout, width: float, top: float) -> None:
+def _place_spines(fabric: Fabric, out: Layout, width: float) -> None:
     spines = sorted(fabric.spines(), key=lambda s: (s.plane if s.plane is not None else -1, natural_key(s.id)))
-    _place_row(out, spines, width, SPINE_Y + top)
-    _place_row(out, fabric.cores(), width, SPINE_Y)
-
-
-def _place_row(out: Layout, switches: list[Switch], width: float, y: float) -> None:
-    if not switches:
+    if not spines:
         return
-    pitch = max(SWITCH_W + 10, width / len(switches))
-    start = max(0.0, (width - pitch * len(switches)) / 2)
-    for i, switch in enumerate(switches):
-        out.boxes[switch.id] = Box(start + i * pitch + (pitch - SWITCH_W) / 2, y, SWITCH_W, SWITCH_H)
+    pitch = max(SWITCH_W + 10, width / len(spines))
+    start = max(0.0, (width - pitch * len(spines)) / 2)
+    for i, spine in enumerate(spines):
+        out.boxes[spine.id] = Box(start + i * pitch + (pitch - SWITCH_W) / 2, SPINE_Y, SWITCH_W, SWITCH_H)
 
 
 def anchor(fabric: Fabric, layout: Layout, ep: str, port_index: dict[str, int],

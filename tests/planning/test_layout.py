@@ -35,15 +35,3 @@ def test_no_two_servers_overlap_in_a_large_design():
     out = geo.compute(f)
     boxes = sorted((out.boxes[s].x, out.boxes[s].y) for s in f.servers)
     assert len(set(boxes)) == len(boxes)
-
-
-def test_cores_get_a_row_above_the_spines():
-    from designer.planning.layout import compute
-    from tests.conftest import preset_fabric
-    fabric = preset_fabric("b200-superpod", sus=2, core_tier="on")
-    layout = compute(fabric)
-    cores = [layout.boxes[c.id] for c in fabric.cores()]
-    spines = [layout.boxes[s.id] for s in fabric.spines()]
-    leaves = [layout.boxes[l.id] for l in fabric.leaves()]
-    assert len(cores) == 16 and min(b.y for b in cores) >= 0
-    assert max(b.y for b in cores) < min(b.y for b in spines) < min(b.y for b in leaves)
