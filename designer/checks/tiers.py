@@ -183,8 +183,8 @@ def missing_planes_and_groups(ctx):
 
 
 @rule("RD046", "ASN plan breaks routing across tiers", Severity.ERROR,
-      "Give each spine group its own spine ASN (spine ASN mode per-group) and the cores an ASN no leaf or spine "
-      "uses, then run Assign rails and addresses.")
+      "Give each spine group its own spine ASN (spine ASN mode shared, or per-group with spine planes per rail) "
+      "and the cores an ASN no leaf or spine uses, then run Assign rails and addresses.")
 def tier_asns(ctx):
     asns = ctx.fabric.asns
     cored = _core_planes(ctx)
@@ -206,8 +206,8 @@ def tier_asns(ctx):
 
 
 @rule("RD047", "ASN plan departs from RFC 7938", Severity.WARNING,
-      "RFC 7938 gives the spines of one spine group one ASN and all cores one ASN: use spine ASN mode per-group "
-      "and run Assign rails and addresses.")
+      "RFC 7938 gives the spines of one spine group one ASN and all cores one ASN: use spine ASN mode shared "
+      "(or per-group) and run Assign rails and addresses.")
 def rfc7938_asns(ctx):
     asns = ctx.fabric.asns
     cored = _core_planes(ctx)

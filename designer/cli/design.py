@@ -25,15 +25,16 @@ SPEC_OPTIONS = {
     "oversubscription": (float, "target and allowed leaf downlink:uplink ratio, e.g. 1 or 2"),
     "core_tier": (str, "third tier of core switches (super-spines) above spine groups: 'off' (default), 'on', "
                        "or 'auto' (only when one spine tier cannot mesh every leaf)"),
-    "cores": (int, "cores per fabric plane, a multiple of the spines per group (default: sized for "
-                   "--spine-oversubscription; implies --core-tier on)"),
-    "sus_per_group": (int, "SUs whose leaves mesh with one spine group (default: as many as a group can "
-                           "take; implies --core-tier on)"),
-    "spine_uplinks": (int, "uplinks per spine to its core group (default: sized for --spine-oversubscription)"),
+    "cores": (int, "cores per fabric plane, a multiple of the spines per group (0 or unset: sized for "
+                   "--spine-oversubscription; a number implies --core-tier on)"),
+    "sus_per_group": (int, "SUs whose leaves mesh with one spine group (0 or unset: as many as a group can "
+                           "take; a number implies --core-tier on)"),
+    "spine_uplinks": (int, "uplinks per spine to its core group (0 or unset: sized for "
+                           "--spine-oversubscription)"),
     "spine_oversubscription": (float, "target and allowed spine downlink:uplink ratio with a core tier"),
     "core_model": (str, "core switch model id (default: the spine model)"),
     "fabric_planes": (int, "independent planes for multi-plane NICs, each with its own leaves, spines and "
-                           "addresses (default: every plane the server model's NIC ports go to)"),
+                           "addresses (0 or unset: every plane the server model's NIC ports go to)"),
     "scheme": (str, "addressing: 'subnet-per-leaf' (leaf is the gateway) or 'p2p31' (one /31 per NIC)"),
     "rail_supernet": (str, "supernet carved into one pool per rail, e.g. 10.0.0.0/12"),
     "rail_prefix": (int, "prefix length of each rail's pool, e.g. 16"),
@@ -42,8 +43,9 @@ SPEC_OPTIONS = {
     "mtu": (int, "host NIC MTU"),
     "leaf_asn_base": (int, "first leaf ASN (each leaf gets its own)"),
     "spine_asn_base": (int, "spine ASN (or first, per --spine-asn-mode)"),
-    "spine_asn_mode": (str, "'auto' (shared in two tiers, per-group with a core tier, as RFC 7938), 'shared', "
-                            "'per-plane', 'per-spine' or 'per-group'"),
+    "spine_asn_mode": (str, "'shared' (one ASN for the spines of each spine group, as RFC 7938: all spines "
+                            "without a core tier), 'per-plane', 'per-spine' or 'per-group' (per spine group "
+                            "and spine plane)"),
     "core_asn": (int, "the ASN every core shares"),
 }
 

@@ -1,10 +1,12 @@
-"""BGP ASN plan in the style of RFC 7938 (section 5.2): every leaf its own private ASN; spines share
-one (``shared``), or one per spine plane, per spine, or per spine group; every core the one core ASN.
+"""BGP ASN plan in the style of RFC 7938 (section 5.2): every leaf its own private ASN; the spines of a
+spine group share one (``shared``: with no core tier that is every spine), or there is one per spine
+plane (``per-plane``), per spine (``per-spine``) or per spine group and spine plane (``per-group``);
+every core has the one core ASN.
 
 In a three-tier plane, spines of different spine groups must not share an ASN: a route from group A
 reaches group B through the cores with A's spine ASN in its AS path, and B's spines, seeing their own
-ASN, drop it (eBGP loop prevention). ``per-group`` (the default with a core tier) avoids that;
-`checks` report the other modes where they break.
+ASN, drop it (eBGP loop prevention). ``shared`` gives each group its own; with spine planes per rail
+under a core tier, ``per-group`` also separates the rails. `checks` report the modes that break.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ def plan_asns(fabric: Fabric) -> dict[str, int]:
         value += 1
     spines = fabric.spines()
     groups = {key: rank for rank, key in enumerate(sorted({group_key(spine) for spine in spines}))}
+    shared = {group: rank for rank, group in enumerate(sorted({spine.group or 0 for spine in spines}))}
     for n, spine in enumerate(spines):
         if fabric.is_pinned(asn_key(spine.id)):
             continue
@@ -41,7 +44,7 @@ def plan_asns(fabric: Fabric) -> dict[str, int]:
         elif s.spine_mode == "per-group":
             out[spine.id] = s.spine_base + groups[group_key(spine)]
         else:
-            out[spine.id] = s.spine_base
+            out[spine.id] = s.spine_base + shared[spine.group or 0]
     for core in fabric.cores():
         if not fabric.is_pinned(asn_key(core.id)):
             out[core.id] = fabric.settings.core_asn

@@ -17,9 +17,6 @@ from .spec import BuildSpec, Sizing, size
 
 
 def settings_from(spec: BuildSpec, sizing: Sizing | None = None) -> DesignSettings:
-    mode = spec.spine_asn_mode
-    if mode == "auto":
-        mode = "per-group" if sizing is not None and sizing.tiers == 3 else "shared"
     return DesignSettings(
         name=spec.name, description=spec.description, max_oversubscription=spec.oversubscription,
         spine_planes=spec.spine_planes, max_spine_oversubscription=spec.spine_oversubscription,
@@ -27,7 +24,7 @@ def settings_from(spec: BuildSpec, sizing: Sizing | None = None) -> DesignSettin
         core_asn=spec.core_asn,
         addressing=AddressingSettings(spec.scheme, spec.rail_supernet, spec.rail_prefix, spec.fabric_pool,
                                       spec.loopback_pool, spec.mtu),
-        asn=AsnSettings(spec.leaf_asn_base, spec.spine_asn_base, mode))
+        asn=AsnSettings(spec.leaf_asn_base, spec.spine_asn_base, spec.spine_asn_mode))
 
 
 def _width(count: int) -> int:

@@ -36,15 +36,15 @@ class BuildSpec:
     mtu: int = 9000
     leaf_asn_base: int = 4200000000
     spine_asn_base: int = 4200100000
-    spine_asn_mode: str = "auto"             # "auto": shared in two tiers, per spine group in three
-    # The third tier and multi-plane NICs. For the ints, 0 and None both mean "derive it".
-    fabric_planes: int | None = None         # default: every plane the server model's NIC ports go to
+    spine_asn_mode: str = "shared"
+    # The third tier and multi-plane NICs. For the ints, 0 (or None) means "derive it".
+    fabric_planes: int = 0                   # default: every plane the server model's NIC ports go to
     core_tier: str = "off"                   # "off", "on", or "auto": three tiers when one spine tier cannot
     #                                          mesh every leaf (cores, sus_per_group or spine_uplinks imply "on")
     core_model: str = ""                     # default: the spine model
-    cores: int | None = None                 # per fabric plane, a multiple of the spines per group
-    sus_per_group: int | None = None         # SUs whose leaves mesh with one spine group
-    spine_uplinks: int | None = None         # per spine, to its core group
+    cores: int = 0                           # per fabric plane, a multiple of the spines per group
+    sus_per_group: int = 0                   # SUs whose leaves mesh with one spine group
+    spine_uplinks: int = 0                   # per spine, to its core group
     spine_oversubscription: float = 1.0      # target and allowed spine downlink:uplink ratio
     core_asn: int = 4200200000               # every core shares this ASN
 
@@ -267,8 +267,8 @@ def _check_simple(spec: BuildSpec, p: list[str]) -> None:
         p.append(f"spine planes must be one of {', '.join(SPINE_PLANE_MODES)} (got {spec.spine_planes})")
     if spec.scheme not in SCHEMES:
         p.append(f"addressing scheme must be one of {', '.join(SCHEMES)} (got {spec.scheme})")
-    if spec.spine_asn_mode not in ("auto", *SPINE_ASN_MODES):
-        p.append(f"spine ASN mode must be one of auto, {', '.join(SPINE_ASN_MODES)} (got {spec.spine_asn_mode})")
+    if spec.spine_asn_mode not in SPINE_ASN_MODES:
+        p.append(f"spine ASN mode must be one of {', '.join(SPINE_ASN_MODES)} (got {spec.spine_asn_mode})")
     if spec.core_tier not in CORE_TIERS:
         p.append(f"core tier must be one of {', '.join(CORE_TIERS)} (got {spec.core_tier})")
     if spec.spines == 0 and _core_tier(spec) == "on":

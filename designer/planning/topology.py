@@ -65,6 +65,14 @@ def mesh_key(fabric: Fabric, switch: Switch) -> tuple:
     return (switch.fabric_plane, switch.group, plane)
 
 
+def spines_of_plane(fabric: Fabric, plane: int | None) -> list[str]:
+    """Spine ids a leaf of rail ``plane`` should reach in a two-tier, one-plane design (all spines when
+    spine planes are shared). `expected_spines` also knows spine groups and fabric planes."""
+    if fabric.settings.spine_planes != "per-rail":
+        return [s.id for s in fabric.spines()]
+    return [s.id for s in fabric.spines() if s.plane == plane]
+
+
 def expected_spines(fabric: Fabric, leaf: Switch) -> list[str]:
     """Spine ids ``leaf`` should reach: those of its plane, spine group and (per-rail) spine plane."""
     key = mesh_key(fabric, leaf)

@@ -59,7 +59,7 @@ def test_within_a_spine_group_the_flow_stays_below_the_cores(pod):
 
 def test_one_spine_asn_for_all_groups_loses_the_routes_between_groups(catalog):
     f = build(BuildSpec(**SMALL_THREE_TIER), catalog)
-    f.set_settings(dataclasses.replace(f.settings, asn=dataclasses.replace(f.settings.asn, spine_mode="shared")))
+    f.set_settings(dataclasses.replace(f.settings, asn=dataclasses.replace(f.settings.asn, spine_mode="per-plane")))
     assign_addresses(f)
     fw = Forwarding(f)
     t = trace(fw, "su1-srv01/nic0", "su3-srv01/nic0")         # spine groups 1 and 2

@@ -150,9 +150,9 @@ def test_switch_on_a_plane_or_group_the_design_does_not_have(three, twin):
     assert "spine group 7 of fabric plane 0 has 1 leaves and no spines" in messages
 
 
-def test_shared_spine_asn_across_groups_breaks_routing(three):
+def test_one_spine_asn_across_groups_breaks_routing(three):
     three.set_settings(dataclasses.replace(three.settings, asn=dataclasses.replace(three.settings.asn,
-                                                                                     spine_mode="shared")))
+                                                                                     spine_mode="per-plane")))
     assign_addresses(three)
     [f] = of_code(three, "RD046")
     assert "spines of 2 spine groups of fabric plane 0 share ASN 4200100000" in f.message and "drop it" in f.message

@@ -115,7 +115,7 @@ def test_asns_follow_rfc_7938(three_tier):
     assert all(len(v) == 1 for v in by_group.values())                  # one per spine group ...
     assert len({next(iter(v)) for v in by_group.values()}) == 4        # ... different between groups
     assert {f.asns[c.id] for c in f.cores()} == {4200200000}            # cores share one
-    assert f.settings.asn.spine_mode == "per-group"
+    assert f.settings.asn.spine_mode == "shared"            # shared: one ASN per spine group
 
 
 def test_replanning_keeps_pins_at_every_tier():

@@ -30,7 +30,7 @@ def test_three_tier_design_round_trips_byte_for_byte(three_tier_text):
     assert (core.role, core.group, core.su, core.rail) == (Role.CORE, 7, None, None)
     assert f.switches["sg3-spine-11"].group == 3 and f.switches["su9-leaf-r5"].group == 3
     assert f.settings.max_spine_oversubscription == 1.5 and f.settings.core_asn == 65100
-    assert f.asns["cg1-core-01"] == 65100 and f.settings.asn.spine_mode == "per-group"
+    assert f.asns["cg1-core-01"] == 65100 and f.settings.asn.spine_mode == "shared"
 
 
 def test_new_keys_are_written_only_when_used(three_tier_text, twin_text):
@@ -63,7 +63,7 @@ def test_a_custom_multi_plane_model_travels_inside_the_file():
 @pytest.mark.parametrize("old, new, message", [
     ("  role: core\n", "  role: super\n", r"role: 'super' is not one of: leaf, spine, core"),
     ("  group: 4\n", "  group: 0\n", r"group 0 of .* is not valid; groups count from 1"),
-    ("  spine_mode: per-group\n", "  spine_mode: per-pod\n", r"spine_mode: 'per-pod' is not one of: .*per-group"),
+    ("  spine_mode: shared\n", "  spine_mode: per-pod\n", r"spine_mode: 'per-pod' is not one of: .*per-group"),
     ("  core_asn: 65100\n", "  core_asn: many\n", r"settings.asn.core_asn: should be a whole number"),
 ])
 def test_bad_tier_fields_are_one_located_message(three_tier_text, old, new, message):
