@@ -182,16 +182,20 @@ def missing_planes_and_groups(ctx):
         yield f"spine group {group} of fabric plane {plane} has {len(leaves)} leaves and no spines", leaves
 
 
+def _tiered_spine_asns(ctx):
+    """(spine, ASN) for every spine of a three-tier plane that has an ASN."""
+    asns = ctx.fabric.asns
+    return [(spine, asns[spine.id]) for spine in _tiered_spines(ctx) if spine.id in asns]
+
+
 @rule("RD046", "ASN plan breaks routing across tiers", Severity.ERROR,
       "Give each spine group its own spine ASN (spine ASN mode shared, or per-group with spine planes per rail) "
       "and the cores an ASN no leaf or spine uses, then run Assign rails and addresses.")
 def tier_asns(ctx):
     asns = ctx.fabric.asns
-    cored = _core_planes(ctx)
     groups_of: dict[tuple, dict] = {}
-    for spine in ctx.spines:
-        if spine.fabric_plane in cored and spine.id in asns:
-            groups_of.setdefault((spine.fabric_plane, asns[spine.id]), {}).setdefault(group_key(spine), spine.id)
+    for spine, asn in _tiered_spine_asns(ctx):
+        groups_of.setdefault((spine.fabric_plane, asn), {}).setdefault(group_key(spine), spine.id)
     for (plane, asn), groups in sorted(groups_of.items()):
         if len(groups) > 1:
             names = listing(str(g) for g, _ in sorted(groups))
@@ -210,11 +214,9 @@ def tier_asns(ctx):
       "(or per-group) and run Assign rails and addresses.")
 def rfc7938_asns(ctx):
     asns = ctx.fabric.asns
-    cored = _core_planes(ctx)
     by_group: dict[tuple, dict[int, str]] = {}
-    for spine in ctx.spines:
-        if spine.fabric_plane in cored and spine.id in asns:
-            by_group.setdefault((spine.fabric_plane, group_key(spine)), {}).setdefault(asns[spine.id], spine.id)
+    for spine, asn in _tiered_spine_asns(ctx):
+        by_group.setdefault((spine.fabric_plane, group_key(spine)), {}).setdefault(asn, spine.id)
     for (plane, (group, _)), values in sorted(by_group.items()):
         if len(values) > 1:
             yield (f"the spines of spine group {group} of fabric plane {plane} use {len(values)} ASNs "
