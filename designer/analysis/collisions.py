@@ -3,8 +3,10 @@
 Path of a flow from NIC s (leaf Ls) to NIC d (leaf Ld):
 - NIC s -> Ls; if Ls == Ld, Ls -> NIC d and no uplink is used.
 - Otherwise Ls -> spine: ``ppd``: the uplink the PPD plan pins s's downlink to (`planning.ppd`);
-  ``ecmp``: a uniform random choice among Ls's uplinks to spines wired to Ld (a per-flow hash).
-- Spine -> Ld: ordinary L3 in both modes, so ECMP over the spine's parallel links to Ld, uniform.
+  ``ecmp``: a uniform random choice among Ls's uplinks to the spines BGP offers for Ld (a per-flow hash).
+- Above the leaf, ordinary L3 in both modes (`routing.Forwarding.routes`): at each spine or core a
+  uniform choice among its links toward Ld. In two tiers that is the spine's parallel links to Ld; in
+  three, a spine of another group goes up to its cores, a core down to Ld's spine, that spine to Ld.
 - Ld -> NIC d.
 
 Bandwidth: a directed link of capacity C carrying flows whose rates sum to R gives each of them the
@@ -36,7 +38,8 @@ _TOLERANCE = 1 + 1e-9      # rates are sums of fractions: ignore rounding when c
 class LinkLoad:
     link: str            # "from-endpoint -> to-endpoint"
     capacity: float      # Gb/s
-    tier: str            # "up" (leaf -> spine), "down" (spine -> leaf) or "host" (NIC <-> leaf)
+    tier: str            # "up" (leaf -> spine), "down" (spine -> leaf), "up2" (spine -> core),
+    #                      "dn2" (core -> spine) or "host" (NIC <-> leaf)
     mean_flows: float
     max_flows: int
     mean_demand: float   # Gb/s asked of it, mean over trials
@@ -84,20 +87,21 @@ class _Links:
 
 
 def _route(fw: Forwarding, links: _Links, flow: Flow, routing: str, cache: dict):
-    """(fixed link indices, options) where options = [(uplink index, [spine->Ld indices])], or a reason."""
+    """(fixed link indices, first choices, destination leaf) or a reason. Choices are [(link index, next
+    switch)]; the walk goes on from the next switch through `_Hops` until it reaches the destination leaf."""
     fabric = fw.fabric
     src_leaf, dst_leaf = _leaf(fw, flow.src, cache), _leaf(fw, flow.dst, cache)
     if src_leaf is None or dst_leaf is None:
         return f"{flow.src if src_leaf is None else flow.dst} is not cabled to a leaf"
     fixed = [links.of(flow.src, fabric.peer(flow.src)), links.of(fabric.peer(flow.dst), flow.dst)]
     if src_leaf == dst_leaf:
-        return fixed, []
-    # PPD options depend on the source NIC's pin, ECMP options only on the two leaves.
+        return fixed, [], dst_leaf
+    # PPD choices depend on the source NIC's pin, ECMP choices only on the two leaves.
     key = (flow.src if routing == "ppd" else src_leaf, dst_leaf)
     if key not in cache:
-        cache[key] = _options(fw, links, flow.src, src_leaf, dst_leaf, routing)
-    options = cache[key]
-    return options if isinstance(options, str) else (fixed, options)
+        cache[key] = _first_hop(fw, links, flow.src, src_leaf, dst_leaf, routing)
+    first = cache[key]
+    return first if isinstance(first, str) else (fixed, first, dst_leaf)
 
 
 def _leaf(fw: Forwarding, nic_id: str, cache: dict) -> str | None:
@@ -106,8 +110,7 @@ def _leaf(fw: Forwarding, nic_id: str, cache: dict) -> str | None:
     return cache[nic_id]
 
 
-def _options(fw: Forwarding, links: _Links, src: str, src_leaf: str, dst_leaf: str, routing: str):
-    fabric = fw.fabric
+def _first_hop(fw: Forwarding, links: _Links, src: str, src_leaf: str, dst_leaf: str, routing: str):
     if routing == "ppd":
         pinned = fw.pin_of_nic.get(src)
         if pinned is None:
@@ -115,17 +118,41 @@ def _options(fw: Forwarding, links: _Links, src: str, src_leaf: str, dst_leaf: s
         candidates = [(pinned[1].uplink, pinned[1].spine)]
     else:
         candidates = [(p, s) for s in fw.spines_reaching(src_leaf, dst_leaf) for p in fw.uplinks[src_leaf][s]]
-    options = []
-    for port, spine in candidates:
-        down = fw.spine_links[spine].get(dst_leaf, [])
-        if not down:
-            continue
-        up = links.of(endpoint(src_leaf, port), fabric.peer(endpoint(src_leaf, port)))
-        options.append((up, [links.of(endpoint(spine, sp), endpoint(dst_leaf, lp)) for sp, lp in down]))
+    routes = fw.routes(dst_leaf)
+    options = [(links.of(endpoint(src_leaf, port), fw.fabric.peer(endpoint(src_leaf, port))), spine)
+               for port, spine in candidates if spine in routes]
     if not options:
         why = "it has no uplinks" if not fw.uplinks.get(src_leaf) else f"no spine it uses is wired to {dst_leaf}"
         return f"{src_leaf} cannot reach {dst_leaf}: {why}"
     return options
+
+
+class _Hops:
+    """Each switch's choices toward a destination leaf as [(link index, next switch)], built on demand."""
+
+    def __init__(self, fw: Forwarding, links: _Links):
+        self.fw, self.links, self.memo, self.below = fw, links, {}, {}
+
+    def __call__(self, switch: str, dst_leaf: str) -> list[tuple[int, str]]:
+        key = (switch, dst_leaf)
+        found = self.memo.get(key)
+        if found is None:
+            found = self.memo[key] = [(self.links.of(endpoint(switch, port), self.fw.fabric.peer(endpoint(switch, port))),
+                                       hop) for port, hop in self.fw.next_ports(switch, dst_leaf)]
+        return found
+
+    def branches(self, switch: str, dst_leaf: str) -> bool:
+        """Whether ``switch`` or any switch after it toward ``dst_leaf`` has more than one choice. Visits every
+        such switch once, so every link a walk can take has its index before the trials start."""
+        key = (switch, dst_leaf)
+        found = self.below.get(key)
+        if found is None:
+            choices = [] if switch == dst_leaf else self(switch, dst_leaf)
+            found = len(choices) > 1
+            for _, hop in choices:
+                found = self.branches(hop, dst_leaf) or found
+            self.below[key] = found
+        return found
 
 
 def analyze(fw: Forwarding, flow_list: list[Flow], routing: str = "ppd", trials: int = 100,
@@ -135,14 +162,18 @@ def analyze(fw: Forwarding, flow_list: list[Flow], routing: str = "ppd", trials:
     if trials < 1:
         raise AnalysisError(f"--trials must be at least 1, not {trials}")
     links = _Links(fw.fabric)
+    hops = _Hops(fw, links)
     routed, unroutable, cache = [], [], {}
+    random_choice = False
     for f in flow_list:
         r = _route(fw, links, f, routing, cache)
         if isinstance(r, str):
             unroutable.append((f.src, f.dst, r))
-        else:
-            routed.append((f.rate, r[0], r[1]))
-    random_choice = any(len(opts) > 1 or any(len(d) > 1 for _, d in opts) for _, _, opts in routed)
+            continue
+        routed.append((f.rate, *r))
+        first, dst_leaf = r[1], r[2]
+        below = [hops.branches(hop, dst_leaf) for _, hop in first]     # (visits them all)
+        random_choice = random_choice or len(first) > 1 or any(below)
     trials = trials if random_choice else 1
     tiers = [_tier(fw, a, b) for a, b in links.names]
     upstream = [t == "up" for t in tiers]
@@ -154,12 +185,12 @@ def analyze(fw: Forwarding, flow_list: list[Flow], routing: str = "ppd", trials:
     for _ in range(trials):
         count, demand = [0] * n, [0.0] * n
         paths = []
-        for rate, fixed, opts in routed:
+        for rate, fixed, choices, dst_leaf in routed:
             path = list(fixed)
-            if opts:
-                up, downs = opts[int(rnd() * len(opts))] if len(opts) > 1 else opts[0]
-                path.append(up)
-                path.append(downs[int(rnd() * len(downs))] if len(downs) > 1 else downs[0])
+            while choices:
+                link, hop = choices[int(rnd() * len(choices))] if len(choices) > 1 else choices[0]
+                path.append(link)
+                choices = hops(hop, dst_leaf) if hop != dst_leaf else None
             for i in path:
                 count[i] += 1
                 demand[i] += rate
@@ -180,11 +211,14 @@ def analyze(fw: Forwarding, flow_list: list[Flow], routing: str = "ppd", trials:
     return Analysis(pattern, routing, trials, seed, len(flow_list), unroutable, loads, fraction, mean_fraction, free)
 
 
+_TIERS = {("leaf", "spine"): "up", ("spine", "leaf"): "down", ("spine", "core"): "up2", ("core", "spine"): "dn2"}
+
+
 def _tier(fw: Forwarding, a: str, b: str) -> str:
-    da, db = split_endpoint(a)[0], split_endpoint(b)[0]
-    if da in fw.spine_links:
-        return "down"
-    return "up" if db in fw.spine_links else "host"
+    switches = fw.fabric.switches
+    roles = tuple(switches[d].role.value if d in switches else "host" for d in (split_endpoint(a)[0],
+                                                                              split_endpoint(b)[0]))
+    return _TIERS.get(roles, "host")
 
 
 def summary(a: Analysis) -> dict:

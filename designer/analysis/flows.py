@@ -14,7 +14,8 @@ peer's rail, so every inter-server flow goes from a NIC on rail k to a NIC on ra
 - ``alltoall``: every server's NIC k sends to the NIC k of every other server at once; a NIC's rate is
   split evenly over its S - 1 peers.
 
-Servers' intra-node (NVLink) traffic is not on the fabric and is not modelled.
+Servers' intra-node (NVLink) traffic is not on the fabric and is not modelled. In a multi-plane
+design each plane runs its own rings (a rail of a plane is its own set of NICs): flows stay in their plane.
 """
 
 from __future__ import annotations
@@ -35,20 +36,21 @@ class Flow:
     dst: str            # NIC id
     rate: float         # Gb/s the flow asks for
     rail: int
+    plane: int = 0      # fabric plane
 
 
-def rail_members(fabric: Fabric, servers: list[str] | None = None) -> dict[int, list[str]]:
-    """Rail -> the NIC ids on that rail that are cabled, one per server, in natural server order
-    (or in the order of ``servers``, taking only those)."""
-    out: dict[int, list[str]] = {}
+def rail_members(fabric: Fabric, servers: list[str] | None = None) -> dict[tuple[int, int], list[str]]:
+    """(fabric plane, rail) -> the NIC ids on that rail of that plane that are cabled, one per server, in
+    natural server order (or in the order of ``servers``, taking only those)."""
+    out: dict[tuple[int, int], list[str]] = {}
     chosen = fabric.sorted_servers() if servers is None else [fabric.servers[s] for s in servers]
     for server in chosen:
         for nic in sorted(server.nics, key=lambda n: n.index):
             if nic.rail is not None and fabric.peer(nic.id) is not None:
-                members = out.setdefault(nic.rail, [])
+                members = out.setdefault((nic.fabric_plane, nic.rail), [])
                 if not members or not members[-1].startswith(server.id + "/"):
                     members.append(nic.id)
-    return {rail: out[rail] for rail in sorted(out)}
+    return {key: out[key] for key in sorted(out)}
 
 
 def flows(fabric: Fabric, pattern: str, servers: list[str] | None = None) -> list[Flow]:
@@ -56,17 +58,17 @@ def flows(fabric: Fabric, pattern: str, servers: list[str] | None = None) -> lis
     if pattern not in PATTERNS:
         raise AnalysisError(f"unknown pattern '{pattern}'; use one of {', '.join(PATTERNS)}")
     out: list[Flow] = []
-    for rail, nics in rail_members(fabric, servers).items():
+    for (plane, rail), nics in rail_members(fabric, servers).items():
         count = len(nics)
         if count < 2:
             continue
         speed = {n: float(fabric.nic(n).speed) for n in nics}
         if pattern == "alltoall":
-            out.extend(Flow(s, d, speed[s] / (count - 1), rail) for s in nics for d in nics if s != d)
+            out.extend(Flow(s, d, speed[s] / (count - 1), rail, plane) for s in nics for d in nics if s != d)
             continue
         channels = ALLREDUCE_CHANNELS_PER_NIC if pattern == "allreduce-ring" else 1
         for i, s in enumerate(nics):
             d = nics[(i + 1) % count]
-            out.extend(Flow(s, d, speed[s] / channels, rail) for _ in range(channels))
+            out.extend(Flow(s, d, speed[s] / channels, rail, plane) for _ in range(channels))
     out.sort(key=lambda f: (natural_key(f.src), natural_key(f.dst)))
     return out

@@ -1,7 +1,8 @@
 """Hop-by-hop path trace of one flow and its reply through what the bundle configures.
 
 `trace(fw, src_nic, dst_nic)` returns a `Trace`: the request leg (source host rule and table, the
-leaf's local delivery or PPD pin, the spine's L3 choice, the far leaf, the far host) and the reply
+leaf's local delivery or PPD pin, the L3 choices of the spines and cores above, the far leaf, the
+far host) and the reply
 leg (sourced from the destination NIC's address, so its own rule and table), plus flags as
 `Finding`s. Where a device has equal-cost choices (ECMP), the hop lists every link it may take.
 """
@@ -40,12 +41,13 @@ class Leg:
     egress_nic: str | None = None    # NIC the packet left its host by
     arrival_nic: str | None = None   # NIC it arrived on at the far host
     spines: list[str] = field(default_factory=list)
+    cores: list[str] = field(default_factory=list)
     problem: str | None = None       # why it was not delivered
 
     def as_dict(self) -> dict:
         return {"source": self.source, "destination": self.destination, "delivered": self.delivered,
                 "egress_nic": self.egress_nic, "arrival_nic": self.arrival_nic, "spines": self.spines,
-                "problem": self.problem, "hops": [h.as_dict() for h in self.hops]}
+                "cores": self.cores, "problem": self.problem, "hops": [h.as_dict() for h in self.hops]}
 
 
 @dataclass(slots=True)
@@ -81,6 +83,11 @@ def trace(fw: Forwarding, src_nic: str, dst_nic: str) -> Trace:
             _flag(flags, "PATH-NIC-RAIL", Severity.WARNING,
                   f"{h.nic_id} is on rail {h.rail} but cabled to {leaf}, a rail {fabric.switches[leaf].rail} leaf",
                   (h.nic_id, leaf), "move the NIC to its rail's leaf or change its rail")
+    if src.plane != dst.plane:
+        _flag(flags, "PATH-CROSS-PLANE", Severity.ERROR,
+              f"{src_nic} is on fabric plane {src.plane} and {dst_nic} on plane {dst.plane}: the planes share no "
+              "switch, so a flow stays in its plane", (src_nic, dst_nic),
+              "pair NIC ports of the same plane (NCCL uses each plane's ports with their own peers)")
     if src.rail != dst.rail or _leaf_rail(fw, src_nic) != _leaf_rail(fw, dst_nic):
         _flag(flags, "PATH-CROSS-RAIL", Severity.WARNING,
               f"{src_nic} and {dst_nic} are on different rails: the flow leaves its rail "
@@ -157,16 +164,20 @@ def walk(fw: Forwarding, server_id: str, src: int, dst: int) -> Leg:
     leg.egress_nic = h.nic_id
     leg.hops.append(Hop(server_id, None, h.netdev, decision, _link(fw, h.nic_id)))
     device, ingress = split_endpoint(h.leaf_ep)
+    switches = fw.fabric.switches
     for _ in range(MAX_HOPS):
-        is_leaf = fw.fabric.switches[device].role.value == "leaf"
+        is_leaf = switches[device].role.value == "leaf"
         nxt = _leaf_step(fw, device, ingress, src, dst, leg) if is_leaf else _spine_step(fw, device, ingress, dst, leg)
         if nxt is None:
             return leg
         peer_dev, peer_port = split_endpoint(fw.fabric.peer(endpoint(device, nxt)))
         if peer_dev in fw.fabric.servers:
             return _arrive(fw, peer_dev, endpoint(peer_dev, peer_port), dst, leg)
-        if is_leaf:
+        role = switches[peer_dev].role.value
+        if role == "spine":
             leg.spines.append(peer_dev)
+        elif role == "core":
+            leg.cores.append(peer_dev)
         device, ingress = peer_dev, peer_port
     leg.problem = f"more than {MAX_HOPS} hops: a forwarding loop"
     return leg
@@ -195,7 +206,8 @@ def _leaf_step(fw: Forwarding, leaf: str, ingress: str, src: int, dst: int, leg:
     if not spines:
         why = ("it has no uplinks (rail-only: no spine tier, so traffic for another leaf has no path)"
                if not fw.uplinks.get(leaf) else
-               f"no spine it is wired to reaches {owner}" if owner else f"no leaf advertises {ip_str(dst)}")
+               _other_plane(fw, leaf, owner) or f"no spine it is wired to reaches {owner}" if owner else
+               f"no leaf advertises {ip_str(dst)}")
         leg.hops.append(Hop(leaf, ingress, None, f"no route to {ip_str(dst)}: {why}"))
         leg.problem = f"{leaf} has no route to {ip_str(dst)}: {why}"
         return None
@@ -206,18 +218,35 @@ def _leaf_step(fw: Forwarding, leaf: str, ingress: str, src: int, dst: int, leg:
     return ports[0]
 
 
-def _spine_step(fw: Forwarding, spine: str, ingress: str, dst: int, leg: Leg) -> str | None:
-    owner = fw.owning_leaf(dst)
-    parallel = fw.spine_links[spine].get(owner, []) if owner else []
-    if not parallel:
-        why = f"no adjacent leaf advertises {ip_str(dst)}" + (f" (it is {owner}'s, not wired to {spine})" if owner else "")
-        leg.hops.append(Hop(spine, ingress, None, f"no route: {why}"))
-        leg.problem = f"{spine} has no route to {ip_str(dst)}: {why}"
+def _other_plane(fw: Forwarding, device: str, owner: str) -> str | None:
+    here, there = fw.fabric.switches[device].fabric_plane, fw.fabric.switches[owner].fabric_plane
+    if here == there:
         return None
-    ports = [sp for sp, _ in parallel]
-    choice = f"ECMP over {len(ports)} parallel links" if len(ports) > 1 else "one link"
-    leg.hops.append(Hop(spine, ingress, ports[0], f"L3 (eBGP): {ip_str(dst)} is {owner}'s; {choice}",
-                        tuple(l for p in ports for l in _link(fw, endpoint(spine, p)))))
+    return f"{owner} is on fabric plane {there} and {device} on plane {here}: planes share no switch"
+
+
+def _spine_step(fw: Forwarding, switch: str, ingress: str, dst: int, leg: Leg) -> str | None:
+    """A spine or core: L3 over eBGP toward the leaf that owns ``dst``."""
+    owner = fw.owning_leaf(dst)
+    hops = fw.routes(owner).get(switch, ()) if owner else ()
+    if not hops:
+        why = _other_plane(fw, switch, owner) if owner else None
+        if why is None:
+            why = f"no adjacent leaf advertises {ip_str(dst)}"
+            if owner:
+                through = " nor reached through a core" if fw.fabric.cores() else ""
+                why += f" (it is {owner}'s, not wired to {switch}{through})"
+        leg.hops.append(Hop(switch, ingress, None, f"no route: {why}"))
+        leg.problem = f"{switch} has no route to {ip_str(dst)}: {why}"
+        return None
+    ports = [port for port, _ in fw.next_ports(switch, owner)]
+    if hops == (owner,):
+        choice = f"ECMP over {len(ports)} parallel links" if len(ports) > 1 else "one link"
+        decision = f"L3 (eBGP): {ip_str(dst)} is {owner}'s; {choice}"
+    else:
+        decision = f"L3 (eBGP): {ip_str(dst)} is {owner}'s, via {', '.join(hops)}: ECMP over {len(ports)} links"
+    leg.hops.append(Hop(switch, ingress, ports[0], decision,
+                        tuple(l for p in ports for l in _link(fw, endpoint(switch, p)))))
     return ports[0]
 
 

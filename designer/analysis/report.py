@@ -46,8 +46,9 @@ def ranked(a: Analysis) -> list[LinkLoad]:
 
 
 def chart_links(a: Analysis) -> list[LinkLoad]:
-    """What the PNG shows: the leaf-spine links (up, then down), or the host links when none are used."""
-    fabric = [l for l in a.links if l.tier == "up"] + [l for l in a.links if l.tier == "down"]
+    """What the PNG shows: the switch links (leaf-spine up, then down; spine-core up, then down), or the host
+    links when none are used."""
+    fabric = [l for tier in ("up", "down", "up2", "dn2") for l in a.links if l.tier == tier]
     return fabric or list(a.links)
 
 

@@ -10,8 +10,14 @@ Every device's decision comes from the model and plan exactly as the exporters d
 - Leaf: its local prefixes are the svi subnet (subnet-per-leaf) or its downlink /31s (p2p31). Local
   destinations are delivered; anything else from a pinned source follows the PPD binding
   (`planning.ppd`); other traffic uses BGP (ECMP over uplinks to spines that reach the destination).
-- Spine: ordinary L3 over eBGP. A spine learns each adjacent leaf's local prefixes over every
-  parallel link to it, so it forwards to the leaf owning the destination, ECMP over those links.
+- Spines and cores: ordinary L3 over eBGP. Routes to a leaf's prefixes spread out from the leaf hop by
+  hop, as eBGP path vectors do: each switch takes the neighbours that offer the shortest AS path as its
+  next hops (ECMP, as ``bestpath as-path multipath-relax`` allows), and refuses a path that already holds
+  its own ASN (loop prevention). So a spine forwards down to an adjacent leaf, up to its cores for a leaf
+  of another spine group, and a core down to that group's spine; spines of two groups that share an ASN
+  cannot reach each other through the cores, exactly as on the switches.
+- Multi-plane: each NIC port's table and rule are its plane's (`host_table`); planes share no switch,
+  so a flow stays in its plane.
 """
 
 from __future__ import annotations
@@ -27,6 +33,17 @@ from ..planning.addressing import rail_pool, svi_key
 from ..planning.ppd import Binding, ppd_plan
 from ..planning.topology import all_leaf_links
 
+# Plane p's NIC ports use tables and rule priorities 100 * p above plane 0's (which are the host
+# exporter's TABLE_BASE + rail and RULE_PRIORITY_BASE + rail). Phase B's host exporter takes this over.
+PLANE_TABLE_STRIDE = 100
+
+
+def host_table(rail: int, plane: int = 0) -> int:
+    return TABLE_BASE + PLANE_TABLE_STRIDE * plane + rail
+
+
+def rule_priority(rail: int, plane: int = 0) -> int:
+    return RULE_PRIORITY_BASE + PLANE_TABLE_STRIDE * plane + rail
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +61,7 @@ class HostNic:
     priority: int | None
     supernet: tuple[int, int] | None
     has_rule: bool = True        # False: a bundle read from disk lacks this NIC's policy rule
+    plane: int = 0               # the fabric plane of the port
 
     @property
     def configured(self) -> bool:
@@ -101,6 +119,54 @@ class Forwarding:
                 spine, spine_port = split_endpoint(spine_ep)
                 self.spine_links[spine].setdefault(leaf_id, []).append((spine_port, port.name))
                 self.uplinks.setdefault(leaf_id, {}).setdefault(spine, []).append(port.name)
+        self.adjacent = self._switch_adjacency()
+        self._routes: dict[str, dict[str, tuple[str, ...]]] = {}
+
+    def _switch_adjacency(self) -> dict[str, dict[str, list[tuple[str, str]]]]:
+        """switch -> neighbouring switch -> [(own port, its port)], each cable once per direction, in the
+        lower tier's front-panel order (leaf uplinks first, then spine uplinks, then the rest)."""
+        fabric, out, seen = self.fabric, {}, set()
+        order = {Role.LEAF: 0, Role.SPINE: 1, Role.CORE: 2}
+        for switch in sorted(fabric.switches.values(), key=lambda s: (order[s.role], natural_key(s.id))):
+            for port, peer in fabric.cabled_ports(switch.id):
+                other, other_port = split_endpoint(peer)
+                link = (switch.id, port.name) if switch.id < other else (other, other_port)
+                if other not in fabric.switches or link in seen:
+                    continue
+                seen.add(link)
+                out.setdefault(switch.id, {}).setdefault(other, []).append((port.name, other_port))
+                out.setdefault(other, {}).setdefault(switch.id, []).append((other_port, port.name))
+        return out
+
+    def routes(self, owner: str) -> dict[str, tuple[str, ...]]:
+        """switch -> its next hops toward leaf ``owner``'s prefixes (absent: no route), computed once per leaf."""
+        found = self._routes.get(owner)
+        if found is None:
+            found = self._routes[owner] = self._path_vector(owner)
+        return found
+
+    def _path_vector(self, owner: str) -> dict[str, tuple[str, ...]]:
+        asns = self.fabric.asns
+        hops: dict[str, tuple[str, ...]] = {owner: ()}
+        path: dict[str, tuple] = {owner: (asns.get(owner),)}
+        frontier = [owner]
+        while frontier:
+            offers: dict[str, list[str]] = {}
+            for device in frontier:
+                for neighbour in self.adjacent.get(device, {}):
+                    asn = asns.get(neighbour)
+                    if neighbour not in hops and (asn is None or asn not in path[device]):
+                        offers.setdefault(neighbour, []).append(device)
+            for neighbour, via in offers.items():
+                hops[neighbour] = tuple(via)
+                path[neighbour] = (asns.get(neighbour),) + path[via[0]]
+            frontier = sorted(offers, key=natural_key)
+        return hops
+
+    def next_ports(self, device: str, owner: str) -> list[tuple[str, str]]:
+        """(port, next-hop switch) for every link ``device`` may forward on toward ``owner`` (ECMP)."""
+        return [(port, hop) for hop in self.routes(owner).get(device, ())
+                for port, _ in self.adjacent[device][hop]]
 
     # -- hosts ---------------------------------------------------------------------------------
     def _ip(self, key: str) -> int | None:
@@ -115,9 +181,13 @@ class Forwarding:
         if leaf_ep is not None and split_endpoint(leaf_ep)[0] in self.fabric.switches:
             gateway = self._ip(leaf_ep) if self.p2p else self._ip(svi_key(split_endpoint(leaf_ep)[0]))
         ok = nic.rail is not None and leaf_ep is not None and address is not None and gateway is not None
+        plane = nic.fabric_plane
         return HostNic(nic.id, nic.netdev, nic.rail, leaf_ep, address, prefix, gateway,
-                       TABLE_BASE + nic.rail if ok else None, RULE_PRIORITY_BASE + nic.rail if ok else None,
-                       rail_pool(self.fabric, nic.rail) if ok else None)
+                       host_table(nic.rail, plane) if ok else None, rule_priority(nic.rail, plane) if ok else None,
+                       self._supernet(nic.rail, plane) if ok else None, plane=plane)
+
+    def _supernet(self, rail: int, plane: int) -> tuple[int, int] | None:
+        return rail_pool(self.fabric, rail, plane) if plane < self.fabric.settings.fabric_planes else None
 
     def server_nics(self, server_id: str) -> list[HostNic]:
         server = self.fabric.servers[server_id]
@@ -128,12 +198,13 @@ class Forwarding:
         rail) all add their subnet routes, but the default route is replaced by each: the exporter writes
         NICs in rail then index order, so the last one's default survives."""
         nics = sorted((h for h in self.server_nics(server_id) if h.table == table),
-                      key=lambda h: (h.rail, natural_key(h.nic_id)))
+                      key=lambda h: (h.plane, h.rail, natural_key(h.nic_id)))
         return next((h for h in nics if h.in_subnet(addr)), nics[-1])
 
     def main_route(self, server_id: str, addr: int) -> HostNic | None:
         """The main-table rail-supernet route a host would use for ``addr`` (first NIC in rail order)."""
-        for h in sorted(self.server_nics(server_id), key=lambda h: (h.rail if h.rail is not None else 1 << 30)):
+        for h in sorted(self.server_nics(server_id),
+                        key=lambda h: (h.rail if h.rail is not None else 1 << 30, h.plane)):
             if h.supernet is not None and h.gateway is not None and _contains(h.supernet, addr):
                 return h
         return None
@@ -178,8 +249,8 @@ class Forwarding:
         return None
 
     def spines_reaching(self, leaf_id: str, target_leaf: str) -> list[str]:
-        return [s for s in sorted(self.uplinks.get(leaf_id, {}), key=natural_key)
-                if target_leaf in self.spine_links[s]]
+        """The spines ``leaf_id`` forwards to for ``target_leaf``'s prefixes (its BGP next hops)."""
+        return [s for s in self.routes(target_leaf).get(leaf_id, ()) if s in self.uplinks.get(leaf_id, {})]
 
     def leaf_of(self, nic_id: str) -> str | None:
         h = self.host_nics.get(nic_id)

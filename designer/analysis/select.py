@@ -33,14 +33,15 @@ def resolve(fw: Forwarding, text: str) -> tuple[str, str | None]:
 
 
 def pairs(fw: Forwarding, source: str, target: str) -> list[tuple[str, str]]:
-    """The NIC pairs to trace. A side without a NIC takes every rail NIC on the other side's rail."""
+    """The NIC pairs to trace. A side without a NIC takes every rail NIC on the other side's rail (and plane)."""
     (src_host, src_nic), (dst_host, dst_nic) = resolve(fw, source), resolve(fw, target)
     if src_nic and dst_nic:
         return [(src_nic, dst_nic)]
     out = []
     for s in _rail_nics(fw, src_host, src_nic):
         for d in _rail_nics(fw, dst_host, dst_nic):
-            if fw.fabric.nic(s).rail == fw.fabric.nic(d).rail:
+            a, b = fw.fabric.nic(s), fw.fabric.nic(d)
+            if (a.rail, a.fabric_plane) == (b.rail, b.fabric_plane):
                 out.append((s, d))
     if not out:
         raise AnalysisError(f"{source} and {target} have no rail NICs on the same rail; name both NICs "
@@ -53,4 +54,4 @@ def _rail_nics(fw: Forwarding, server_id: str, nic_id: str | None) -> list[str]:
         return [nic_id]
     server = fw.fabric.servers[server_id]
     nics = [n for n in server.nics if n.rail is not None]
-    return [n.id for n in sorted(nics, key=lambda n: (n.rail, natural_key(n.id)))]
+    return [n.id for n in sorted(nics, key=lambda n: (n.fabric_plane, n.rail, natural_key(n.id)))]

@@ -38,15 +38,13 @@ def overlapping_subnets(ctx):
       "Use a larger pool (a shorter prefix) in the design's addressing settings, or fewer devices.")
 def pool_exhaustion(ctx):
     try:
-        needs = requirements(ctx.fabric, ctx.leaf_links)
+        needs = requirements(ctx.fabric, ctx.leaf_links, ctx.spine_links)
     except ModelError as exc:
         yield str(exc), ()
         return
     for need in needs:
         if need.short:
-            rail = need.name.removeprefix("rail ").removesuffix(" pool")
-            ids = [l.id for l in ctx.leaves if str(l.rail) == rail] if need.name.startswith("rail ") else []
-            yield need.message(), ids
+            yield need.message(), need.ids
 
 
 @rule("RD013", "Cabled NIC without an address", Severity.WARNING, f"{_ASSIGN}.")

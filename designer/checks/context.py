@@ -13,7 +13,7 @@ from socket import inet_aton
 from ..model.entities import Link, Nic, Switch
 from ..model.fabric import Fabric
 from ..model.hardware import parse_breakout
-from ..planning.topology import LeafLinks, all_leaf_links, spines_of_plane
+from ..planning.topology import LeafLinks, SpineLinks, all_leaf_links, all_spine_links, mesh_key
 
 _PREFIXES = {str(n): n for n in range(33)}   # the model stores validated, normalised CIDRs
 # CIDR text -> (address, prefix), kept across check() calls: the GUI re-checks after every edit and
@@ -44,7 +44,7 @@ def valid_mode(mode: str) -> bool:
     return True
 
 
-# One end of a cable: (endpoint, device id, kind, speed). ``kind`` is "leaf", "spine", "nic" or None
+# One end of a cable: (endpoint, device id, kind, speed). ``kind`` is "leaf", "spine", "core", "nic" or None
 # (unknown); ``speed`` is None when the port does not exist under the switch's breakouts. Plain
 # tuples, not NamedTuples: a big design has ~10^5 of them and NamedTuple construction is 20x slower.
 End = tuple[str, str, "str | None", "int | None"]
@@ -60,7 +60,8 @@ class Context:
         self.servers = fabric.servers
         self.leaves: list[Switch] = fabric.leaves()
         self.spines: list[Switch] = fabric.spines()
-        self._plane_spines: dict[int | None, frozenset[str]] = {}
+        self.cores: list[Switch] = fabric.cores()
+        self._expected: dict[tuple, frozenset[str]] = {}
 
     @cached_property
     def leaf_links(self) -> dict[str, LeafLinks]:
@@ -133,8 +134,14 @@ class Context:
         from .overlaps import build_index     # overlaps uses this module's helpers
         return build_index(self)
 
-    def plane_spines(self, rail: int | None) -> frozenset[str]:
-        """The spines a leaf of ``rail`` should reach (cached per rail)."""
-        if rail not in self._plane_spines:
-            self._plane_spines[rail] = frozenset(spines_of_plane(self.fabric, rail))
-        return self._plane_spines[rail]
+    @cached_property
+    def spine_links(self) -> dict[str, SpineLinks]:
+        return all_spine_links(self.fabric)
+
+    def expected_spines(self, leaf: Switch) -> frozenset[str]:
+        """The spines ``leaf`` should reach: of its fabric plane, spine group and spine plane (cached by those)."""
+        key = mesh_key(self.fabric, leaf)
+        found = self._expected.get(key)
+        if found is None:
+            found = self._expected[key] = frozenset(s.id for s in self.spines if mesh_key(self.fabric, s) == key)
+        return found

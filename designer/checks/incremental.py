@@ -25,6 +25,10 @@ READS = {   # facets a rule's whole-design pass reads (rules not listed: all of 
     "RD018": {"devices", "wiring"}, "RD001": {"devices", "wiring", "settings"},
     "RD016": {"devices", "wiring", "settings"}, "RD007": {"plan"}, "RD010": {"devices"},
     "RD011": {"devices"}, "RD012": {"devices", "plan"},
+    "RD040": {"devices", "wiring", "settings"}, "RD048": {"devices", "wiring", "settings"},
+    "RD041": {"devices", "wiring"}, "RD042": {"devices", "wiring"}, "RD043": {"devices", "wiring"},
+    "RD044": {"devices", "wiring"}, "RD045": {"devices", "wiring"}, "RD046": {"devices", "plan"},
+    "RD047": {"devices", "plan"}, "RD049": {"devices", "settings"},
 }
 
 

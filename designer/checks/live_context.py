@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from ..planning.topology import leaf_links
 from .context import _PARSED, Context, parse_cidr
-from .overlaps import leaf_groups
+from .overlaps import core_link_kind, leaf_groups
 
 
 @dataclass
@@ -69,9 +69,9 @@ class LiveContext(Context):
             for d in change.devices for switch in (f.switches.get(d), old_switches.get(d)))
         self.settings, self.scheme = f.settings, f.settings.addressing.scheme
         self.switches, self.servers = f.switches, f.servers
-        self.leaves, self.spines = f.leaves(), f.spines()
-        self._plane_spines = {}
-        for name in ("usable_switches", "nics", "leaf_bandwidth"):
+        self.leaves, self.spines, self.cores = f.leaves(), f.spines(), f.cores()
+        self._expected = {}
+        for name in ("usable_switches", "nics", "leaf_bandwidth", "spine_links"):
             self.__dict__.pop(name, None)
         if full:
             self.__dict__.pop("addresses", None)
@@ -160,6 +160,10 @@ class LiveContext(Context):
                 for key in new:
                     self._owner[key] = leaf_id
             keys.update(old, new)
+        for link_id, old in change.links.items():    # spine-core /31s are grouped by their cable
+            for link in (old, f.links.get(link_id)):
+                if link is not None:
+                    keys.update((link.a, link.b))
         for device in change.devices:
             keys.add(f"{device}/lo")
             for server in (f.servers.get(device), self._previous_servers.get(device)):
@@ -178,5 +182,7 @@ class LiveContext(Context):
         leaf_id = self._owner.get(key)
         if leaf_id is not None:
             return self._groups[leaf_id][key]
-        return ("rail", None) if key in self.nics else None
+        if key in self.nics:
+            return "rail", None
+        return core_link_kind(self.fabric, key)
 

@@ -58,7 +58,7 @@ def duplicate_asns(ctx):
       "Run Assign rails and addresses (it gives every switch an ASN and a loopback, and each leaf its gateway).")
 def missing_switch_plan(ctx):
     fabric = ctx.fabric
-    switches = ctx.spines + ctx.leaves
+    switches = ctx.cores + ctx.spines + ctx.leaves
     no_asn = [s.id for s in switches if s.id not in fabric.asns]
     no_lo = [s.id for s in switches if loopback_key(s.id) not in fabric.addresses]
     no_gw = []

@@ -54,7 +54,23 @@ def key_groups(ctx) -> dict[str, Kind]:
         out.update(leaf_groups(leaf_id, links, p2p))
     for switch_id in ctx.switches:
         out[f"{switch_id}/lo"] = ("loopback", f"{switch_id}/lo")
+    for _, (ep_a, _, kind_a, _), (ep_b, _, kind_b, _) in ctx.cables:
+        if {kind_a, kind_b} == {"spine", "core"}:
+            group = ep_a if kind_a == "spine" else ep_b
+            out[ep_a] = out[ep_b] = ("fabric", group)
     return out
+
+
+def core_link_kind(fabric, key: str) -> Kind | None:
+    """The kind of a spine-core /31 end (grouped by its spine end), or None when ``key`` is not one."""
+    peer = fabric.peer(key) if "/" in key else None
+    if peer is None:
+        return None
+    switches = fabric.switches
+    here, there = switches.get(key.partition("/")[0]), switches.get(peer.partition("/")[0])
+    if here is None or there is None or {here.role.value, there.role.value} != {"spine", "core"}:
+        return None
+    return "fabric", key if here.role.value == "spine" else peer
 
 
 def pools_of(settings) -> dict[str, tuple[str, int, int]]:

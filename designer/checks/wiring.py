@@ -51,26 +51,40 @@ def _uplink_spines(ctx, leaf_id: str) -> Counter:
     return Counter(spine_ep.partition("/")[0] for _, spine_ep in ctx.leaf_links[leaf_id].uplinks)
 
 
+def mesh_scope(ctx, leaf) -> str:
+    """Which spines a leaf meshes with, in words: 'the fabric', 'plane 3', 'spine group 2', ..."""
+    parts = []
+    if ctx.settings.fabric_planes > 1:
+        parts.append(f"fabric plane {leaf.fabric_plane}")
+    if leaf.group is not None:
+        parts.append(f"spine group {leaf.group}")
+    if ctx.settings.spine_planes == "per-rail":
+        parts.append(f"plane {leaf.rail}")
+    return ", ".join(parts) or "the fabric"
+
+
 @rule("RD006", "Leaf not meshed to the spines of its plane", Severity.ERROR,
-      "Cable one or more uplinks from the leaf to each spine of its plane, and none to other planes.")
+      "Cable one or more uplinks from the leaf to each spine of its plane (and spine group), and none to "
+      "other planes.")
 def spine_mesh(ctx):
     if not ctx.spines:
         return
-    per_rail = ctx.settings.spine_planes == "per-rail"
+    switches = ctx.switches
     for leaf in ctx.leaves:
         links = ctx.leaf_links[leaf.id]
         if links.downlinks and not links.uplinks:
             continue   # RD001 reports a leaf with servers and no uplinks
-        expected = ctx.plane_spines(leaf.rail)
+        expected = ctx.expected_spines(leaf)
         reached = _uplink_spines(ctx, leaf.id)
         missing = natural_sorted(expected - reached.keys())
         if missing:
-            plane = f"plane {leaf.rail}" if per_rail else "the fabric"
-            yield (f"{leaf.id} has no uplink to {len(missing)} of the {len(expected)} spines of {plane}: "
-                   f"{listing(missing)}", (leaf.id, *missing))
+            yield (f"{leaf.id} has no uplink to {len(missing)} of the {len(expected)} spines of "
+                   f"{mesh_scope(ctx, leaf)}: {listing(missing)}", (leaf.id, *missing))
         for spine_id in natural_sorted(reached.keys() - expected):
-            yield (f"{leaf.id} (rail {leaf.rail}) is cabled to {spine_id}, a spine of plane "
-                   f"{ctx.switches[spine_id].plane}", (leaf.id, spine_id))
+            spine = switches[spine_id]
+            if (spine.fabric_plane, spine.group) == (leaf.fabric_plane, leaf.group):   # else RD043 / RD044
+                yield (f"{leaf.id} (rail {leaf.rail}) is cabled to {spine_id}, a spine of plane "
+                       f"{spine.plane}", (leaf.id, spine_id))
 
 
 @rule("RD017", "Uplinks spread unevenly over the spines", Severity.WARNING,
@@ -79,7 +93,7 @@ def uneven_uplinks(ctx):
     if not ctx.spines:
         return
     for leaf in ctx.leaves:
-        expected = ctx.plane_spines(leaf.rail)
+        expected = ctx.expected_spines(leaf)
         counts = {s: n for s, n in _uplink_spines(ctx, leaf.id).items() if s in expected}
         if counts and max(counts.values()) != min(counts.values()):
             spread = ", ".join(f"{s} x{counts[s]}" for s in natural_sorted(counts))
@@ -87,10 +101,10 @@ def uneven_uplinks(ctx):
 
 
 @rule("RD018", "Switch cabled to a switch of the wrong tier", Severity.ERROR,
-      "Leaves cable to spines and spines to leaves; remove leaf-leaf and spine-spine cables.")
+      "Leaves cable to spines, spines to leaves and cores; remove leaf-leaf, spine-spine and core-core cables.")
 def same_tier_links(ctx):
     for link, (_, dev_a, kind_a, _), (_, dev_b, kind_b, _) in ctx.cables:
-        if kind_a in ("leaf", "spine") and kind_a == kind_b:
+        if kind_a in ("leaf", "spine", "core") and kind_a == kind_b:
             yield f"cable {link.a} - {link.b} joins two {kind_a}s", (link.id, dev_a, dev_b)
 
 

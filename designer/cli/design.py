@@ -19,9 +19,22 @@ SPEC_OPTIONS = {
     "leaf_uplinks": (int, "uplinks per leaf (default: sized for --oversubscription)"),
     "uplink_speed": (int, "uplink speed in Gb/s (default: the leaf's native speed; ports break out to match)"),
     "spine_model": (str, "spine model id (default: the leaf model)"),
-    "spines": (int, "spines per plane; 0 = rail-only, one tier (default: sized for 1:1 / the target)"),
+    "spines": (int, "spines per plane, or per spine group with a core tier; 0 = rail-only, one tier "
+                    "(default: sized for 1:1 / the target)"),
     "spine_planes": (str, "'shared' (every leaf to every spine) or 'per-rail' (leaves of rail k to plane k)"),
     "oversubscription": (float, "target and allowed leaf downlink:uplink ratio, e.g. 1 or 2"),
+    "core_tier": (str, "third tier of core switches (super-spines) above spine groups: 'off' (default), 'on', "
+                       "or 'auto' (only when one spine tier cannot mesh every leaf)"),
+    "cores": (int, "cores per fabric plane, a multiple of the spines per group (0 or unset: sized for "
+                   "--spine-oversubscription; a number implies --core-tier on)"),
+    "sus_per_group": (int, "SUs whose leaves mesh with one spine group (0 or unset: as many as a group can "
+                           "take; a number implies --core-tier on)"),
+    "spine_uplinks": (int, "uplinks per spine to its core group (0 or unset: sized for "
+                           "--spine-oversubscription)"),
+    "spine_oversubscription": (float, "target and allowed spine downlink:uplink ratio with a core tier"),
+    "core_model": (str, "core switch model id (default: the spine model)"),
+    "fabric_planes": (int, "independent planes for multi-plane NICs, each with its own leaves, spines and "
+                           "addresses (0 or unset: every plane the server model's NIC ports go to)"),
     "scheme": (str, "addressing: 'subnet-per-leaf' (leaf is the gateway) or 'p2p31' (one /31 per NIC)"),
     "rail_supernet": (str, "supernet carved into one pool per rail, e.g. 10.0.0.0/12"),
     "rail_prefix": (int, "prefix length of each rail's pool, e.g. 16"),
@@ -30,7 +43,10 @@ SPEC_OPTIONS = {
     "mtu": (int, "host NIC MTU"),
     "leaf_asn_base": (int, "first leaf ASN (each leaf gets its own)"),
     "spine_asn_base": (int, "spine ASN (or first, per --spine-asn-mode)"),
-    "spine_asn_mode": (str, "'shared', 'per-plane' or 'per-spine'"),
+    "spine_asn_mode": (str, "'shared' (one ASN for the spines of each spine group, as RFC 7938: all spines "
+                            "without a core tier), 'per-plane', 'per-spine' or 'per-group' (per spine group "
+                            "and spine plane)"),
+    "core_asn": (int, "the ASN every core shares"),
 }
 
 
@@ -79,9 +95,11 @@ def run_presets(args) -> int:
         s = size(preset.spec(), catalog)
         print(f"{name}\n  {preset.description}")
         tiers = f"{s.spines} spines" if s.spines else "no spines (rail-only)"
+        tiers += f", {s.cores} cores in {s.groups} spine groups" if s.cores else ""
+        tiers += f", {s.fabric_planes} fabric planes" if s.fabric_planes > 1 else ""
         ratio = f", {format_ratio(s.ratio)}" if s.spines else ""
         print(f"  {s.servers} servers, {s.gpus} GPUs, {s.rails} rails, {s.leaves} leaves, {tiers}, "
-              f"{s.server_links + s.fabric_links} cables{ratio}")
+              f"{s.server_links + s.fabric_links + s.core_links} cables{ratio}")
     if args.models:
         print("\nswitch models:")
         for m in catalog.switches.values():
@@ -95,7 +113,7 @@ def run_presets(args) -> int:
 def run_new(args) -> int:
     from ..planning.build import build
     from ..planning.errors import PlanningError
-    from ..planning.spec import format_ratio, size
+    from ..planning.spec import size
     from ..storage import FileFormatError, save
     from ..storage.catalog_file import catalog_with
     from ..storage.presets import load_preset
@@ -116,10 +134,34 @@ def run_new(args) -> int:
     except FileFormatError as exc:
         raise CliError(str(exc)) from None
     s = size(spec, catalog)
-    ratio = f", leaf oversubscription {format_ratio(s.ratio)}" if s.spines else ", rail-only"
-    print(f"wrote {out}: {s.servers} servers ({s.gpus} GPUs), {s.rails} rails, {s.leaves} leaves, "
-          f"{s.spines} spines, {s.server_links} server-leaf and {s.fabric_links} leaf-spine cables{ratio}")
+    print(f"wrote {out}: {design_summary(fabric, s.ratio, s.spine_ratio)}")
     return EXIT_OK
+
+
+def design_summary(fabric, ratio: float, spine_ratio: float) -> str:
+    """Switches by tier and cables by tier, counted on the built design."""
+    from ..planning.spec import format_ratio
+    roles = {s.id: s.role.value for s in fabric.switches.values()}
+    tiers = {}
+    for link in fabric.links.values():
+        pair = frozenset(roles.get(ep.partition("/")[0], "nic") for ep in (link.a, link.b))
+        tiers[pair] = tiers.get(pair, 0) + 1
+    server_links = tiers.get(frozenset(("nic", "leaf")), 0)
+    up, core_links = tiers.get(frozenset(("leaf", "spine")), 0), tiers.get(frozenset(("spine", "core")), 0)
+    servers = len(fabric.servers)
+    gpus = sum(server.gpus for server in fabric.servers.values())
+    cores = len(fabric.cores())
+    planes = fabric.settings.fabric_planes
+    text = (f"{servers} servers ({gpus} GPUs), {len(fabric.rails)} rails"
+            + (f" in {planes} fabric planes" if planes > 1 else "")
+            + f", {len(fabric.leaves())} leaves, {len(fabric.spines())} spines"
+            + (f", {cores} cores" if cores else "")
+            + (f", {server_links} server-leaf, {up} leaf-spine and {core_links} spine-core cables" if cores
+               else f", {server_links} server-leaf and {up} leaf-spine cables"))
+    if not fabric.spines():
+        return text + ", rail-only"
+    text += f", leaf oversubscription {format_ratio(ratio)}"
+    return text + (f", spine oversubscription {format_ratio(spine_ratio)}" if cores else "")
 
 
 def run_validate(args) -> int:

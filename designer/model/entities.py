@@ -11,11 +11,16 @@ from .ids import endpoint
 class Role(str, Enum):
     LEAF = "leaf"
     SPINE = "spine"
+    CORE = "core"      # super-spine: the third tier, above spine groups
 
 
 @dataclass(frozen=True, slots=True)
 class Nic:
-    """A rail NIC of a server. ``id`` is ``<server id>/nic<index>``."""
+    """A rail NIC port of a server. ``id`` is ``<server id>/nic<index>``.
+
+    On a multi-plane NIC each port (or split lane group) that goes to its own plane is one `Nic`,
+    with the plane in ``fabric_plane`` (from the server model); single-plane NICs are on plane 0.
+    """
 
     server_id: str
     index: int
@@ -24,6 +29,7 @@ class Nic:
     speed: int
     gpus: tuple[int, ...]
     rail: int | None
+    fabric_plane: int = 0
 
     @property
     def id(self) -> str:
@@ -55,7 +61,14 @@ class Server:
 
 @dataclass(frozen=True, slots=True)
 class Switch:
-    """A leaf (rail switch: ``su`` and ``rail`` set) or a spine (``plane`` set when planes are per rail)."""
+    """A leaf (rail switch: ``su`` and ``rail`` set), a spine (``plane`` set when spine planes are per
+    rail) or a core (super-spine).
+
+    ``group`` (from 1): for a leaf or spine of a three-tier design, its spine group (the leaves and
+    spines meshed together, NVIDIA's spine-leaf group); for a core, its core group (the cores that
+    serve one spine position of every spine group). None in two-tier designs.
+    ``fabric_plane`` (from 0): the independent plane of a multi-plane design the switch belongs to.
+    """
 
     id: str
     hostname: str
@@ -65,6 +78,8 @@ class Switch:
     rail: int | None = None
     plane: int | None = None
     breakouts: tuple[tuple[int, str], ...] = ()   # (cage, mode) for cages not in native mode
+    group: int | None = None
+    fabric_plane: int = 0
 
     def breakout_of(self, cage: int, native: str) -> str:
         for c, mode in self.breakouts:
@@ -115,7 +130,7 @@ class AddressingSettings:
 class AsnSettings:
     leaf_base: int = 4200000000
     spine_base: int = 4200100000
-    spine_mode: str = "shared"               # "shared", "per-plane" or "per-spine"
+    spine_mode: str = "shared"               # "shared", "per-plane", "per-spine" or "per-group"
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,10 +139,13 @@ class DesignSettings:
     description: str = ""
     max_oversubscription: float = 1.0         # allowed downlink:uplink ratio
     spine_planes: str = "shared"              # "shared" or "per-rail"
+    max_spine_oversubscription: float = 1.0   # allowed spine downlink:uplink ratio (three tiers)
+    fabric_planes: int = 1                    # independent planes (multi-plane NICs); pools are split per plane
+    core_asn: int = 4200200000                # every core shares this ASN (RFC 7938 section 5.2.1)
     addressing: AddressingSettings = field(default_factory=AddressingSettings)
     asn: AsnSettings = field(default_factory=AsnSettings)
 
 
 SCHEMES = ("subnet-per-leaf", "p2p31")
-SPINE_ASN_MODES = ("shared", "per-plane", "per-spine")
+SPINE_ASN_MODES = ("shared", "per-plane", "per-spine", "per-group")
 SPINE_PLANE_MODES = ("shared", "per-rail")

@@ -114,6 +114,7 @@ class Fabric(FabricQueries):
         for nic in server.nics:
             if nic.server_id != server.id:
                 raise ModelError(f"NIC {nic.id} does not belong to server {server.id}", (server.id,))
+            _check_plane(nic.id, nic.fabric_plane)
         if len({n.index for n in server.nics}) != len(server.nics):
             raise ModelError(f"server {server.id} lists a NIC index twice", (server.id,))
         self._ensure_su(server.su)
@@ -132,6 +133,10 @@ class Fabric(FabricQueries):
             _check_breakout(model, switch.id, cage, mode)
         if switch.role is Role.LEAF and switch.rail is None:
             raise ModelError(f"leaf {switch.id} needs a rail", (switch.id,))
+        if switch.role is Role.CORE and (switch.rail is not None or switch.su is not None):
+            raise ModelError(f"core {switch.id} belongs to no rail and no SU", (switch.id,))
+        _check_group(switch.id, switch.group)
+        _check_plane(switch.id, switch.fabric_plane)
         self._ensure_su(switch.su)
         self._ensure_rail(switch.rail)
         self._switches[switch.id] = switch
@@ -175,9 +180,21 @@ class Fabric(FabricQueries):
     def set_switch_rail(self, switch_id: str, rail: int) -> None:
         switch = self._switch(switch_id)
         if switch.role is not Role.LEAF:
-            raise ModelError(f"{switch_id} is a spine; only leaves belong to a rail", (switch_id,))
+            raise ModelError(f"{switch_id} is a {switch.role.value}; only leaves belong to a rail", (switch_id,))
         self._ensure_rail(rail)
         self._replace_device(replace(switch, rail=rail))
+
+    def set_switch_group(self, switch_id: str, group: int | None) -> None:
+        """Put a switch in spine group ``group`` (a core: core group), or in none."""
+        switch = self._switch(switch_id)
+        _check_group(switch_id, group)
+        self._replace_device(replace(switch, group=group))
+
+    def set_switch_fabric_plane(self, switch_id: str, plane: int) -> None:
+        """Move a switch to another plane of a multi-plane design (its cables stay as they are)."""
+        switch = self._switch(switch_id)
+        _check_plane(switch_id, plane)
+        self._replace_device(replace(switch, fabric_plane=plane))
 
     def set_breakout(self, switch_id: str, cage: int, mode: str) -> None:
         switch = self._switch(switch_id)
@@ -331,6 +348,17 @@ def _unknown(kind: str, model_id: str, known: Mapping, device_id: str):
     raise ModelError(
         f"{device_id} uses {kind} model '{model_id}', which is not in the catalog "
         f"(known: {', '.join(sorted(known)) or 'none'})", (device_id,))
+
+
+def _check_group(device_id: str, group) -> None:
+    if group is not None and (not isinstance(group, int) or isinstance(group, bool) or group < 1):
+        raise ModelError(f"group {group!r} of {device_id} is not valid; groups count from 1", (device_id,))
+
+
+def _check_plane(device_id: str, plane) -> None:
+    if not isinstance(plane, int) or isinstance(plane, bool) or plane < 0:
+        raise ModelError(f"fabric plane {plane!r} of {device_id} is not valid; planes count from 0",
+                         (device_id.partition("/")[0],))
 
 
 def _check_breakout(model, switch_id: str, cage: int, mode: str) -> None:

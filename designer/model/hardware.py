@@ -113,13 +113,14 @@ class SwitchModel:
 
 @dataclass(frozen=True, slots=True)
 class NicSpec:
-    """One rail NIC of a server model."""
+    """One rail NIC of a server model (on a multi-plane NIC: one port, or split lane group, per plane)."""
 
     index: int                 # logical NIC index on the server (nic0, nic1, ...)
     netdev: str                # OS interface name, e.g. ens1np0
     rdma: str                  # RDMA device, e.g. mlx5_0
     speed: int                 # Gb/s
     gpus: tuple[int, ...]      # GPUs this NIC is closest to (PCIe affinity)
+    fabric_plane: int = 0      # the independent plane this port is cabled to
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,14 +134,24 @@ class ServerModel:
     gid_index: int = 3
     builtin: bool = True
 
-    def rail_order(self) -> list[int]:
-        """NIC indexes in rail order: rail k is the k-th NIC by its closest GPU."""
-        return [n.index for n in sorted(self.nics, key=lambda n: (min(n.gpus, default=1 << 30), n.index))]
+    def rail_order(self, fabric_plane: int | None = None) -> list[int]:
+        """NIC indexes in rail order: rail k is the k-th NIC by its closest GPU (of one plane, if given)."""
+        nics = [n for n in self.nics if fabric_plane is None or n.fabric_plane == fabric_plane]
+        return [n.index for n in sorted(nics, key=lambda n: (min(n.gpus, default=1 << 30), n.index))]
 
-    def rails_by_nic(self, rail_count: int | None = None) -> dict[int, int]:
-        """NIC index -> rail: the first ``rail_count`` NICs in rail order carry rails 0, 1, ...
-        (None: every NIC). The one place that says which NIC is on which rail by default."""
-        return {index: rank for rank, index in enumerate(self.rail_order()[:rail_count])}
+    @property
+    def fabric_planes(self) -> int:
+        """How many planes the NICs' ports go to (1 for ordinary rail NICs)."""
+        return max(n.fabric_plane for n in self.nics) + 1 if self.nics else 1
+
+    def rails_by_nic(self, rail_count: int | None = None, planes: int | None = None) -> dict[int, int]:
+        """NIC index -> rail: in each of the first ``planes`` planes (None: all), the first ``rail_count``
+        NICs in rail order carry rails 0, 1, ... (None: every NIC). The one place that says which NIC is on
+        which rail by default."""
+        out = {}
+        for plane in range(self.fabric_planes if planes is None else min(planes, self.fabric_planes)):
+            out.update((index, rank) for rank, index in enumerate(self.rail_order(plane)[:rail_count]))
+        return out
 
     def nic(self, index: int) -> NicSpec:
         for n in self.nics:

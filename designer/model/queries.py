@@ -90,6 +90,9 @@ class FabricQueries:
     def spines(self) -> list[Switch]:
         return sorted((s for s in self._switches.values() if s.role is Role.SPINE), key=lambda s: natural_key(s.id))
 
+    def cores(self) -> list[Switch]:
+        return sorted((s for s in self._switches.values() if s.role is Role.CORE), key=lambda s: natural_key(s.id))
+
     def sorted_servers(self) -> list[Server]:
         return sorted(self._servers.values(), key=lambda s: natural_key(s.id))
 

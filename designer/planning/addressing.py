@@ -1,8 +1,13 @@
-"""Deterministic IP and ASN allocation (DOMAIN.md section 4). Pinned values are kept.
+"""Deterministic IP allocation (DOMAIN.md section 4). Pinned values are kept. ASNs: `asns.py`.
 
 Address keys: a NIC's id (``su1-srv01/nic0``); a switch port's endpoint
 (``su1-leaf-r0/Ethernet0``, for /31 links); ``<leaf>/svi`` for the leaf's gateway in
 the subnet-per-leaf scheme; ``<switch>/lo`` for loopbacks.
+
+Pools: the rail supernet is carved into one pool per rail; the fabric pool holds the leaf-spine and
+spine-core /31s (the upper tier takes the even address); the loopback pool the /32s. A multi-plane
+design splits each pool into equal parts, one per fabric plane (the next power of two of them), so
+every plane has its own addresses; a one-plane design uses each pool whole.
 """
 
 from __future__ import annotations
@@ -12,10 +17,11 @@ from dataclasses import dataclass
 
 from ..model.addressing import cidr_str, parse_network, size, split_cidr
 from ..model.errors import ModelError
-from ..model.fabric import Fabric, asn_key
+from ..model.fabric import Fabric
 from ..model.ids import endpoint
+from .asns import plan_asns
 from .errors import PlanningError
-from .topology import LeafLinks, all_leaf_links
+from .topology import LeafLinks, SpineLinks, all_leaf_links, all_spine_links
 
 
 def svi_key(leaf_id: str) -> str:
@@ -33,6 +39,7 @@ class PoolNeed:
     needed: int        # addresses
     available: int
     detail: str        # what the addresses are for
+    ids: tuple[str, ...] = ()   # the leaves whose servers draw on it (rail pools)
 
     @property
     def short(self) -> bool:
@@ -49,41 +56,72 @@ def leaf_subnet_prefix(links: dict[str, LeafLinks]) -> int:
     return min(30, 32 - math.ceil(math.log2(busiest + 3)))
 
 
-def rail_pool(fabric: Fabric, rail: int) -> tuple[int, int]:
+def plane_part(cidr: str, what: str, plane: int, planes: int) -> tuple[int, int]:
+    """(base, prefix) of fabric plane ``plane``'s part of a pool (the whole pool for one plane)."""
+    base, prefix = parse_network(cidr, what)
+    bits = math.ceil(math.log2(planes)) if planes > 1 else 0
+    if prefix + bits > 32:
+        raise ModelError(f"the {what} {cidr} cannot be split into {planes} plane parts")
+    if not 0 <= plane < planes:
+        raise ModelError(f"fabric plane {plane} is not one of the design's {planes} planes (0 to {planes - 1})")
+    return base + plane * size(prefix + bits), prefix + bits
+
+
+def rail_pool(fabric: Fabric, rail: int, plane: int = 0) -> tuple[int, int]:
     a = fabric.settings.addressing
-    base, _ = parse_network(a.rail_supernet, "rail supernet")
+    base, _ = plane_part(a.rail_supernet, "rail supernet", plane, fabric.settings.fabric_planes)
     return base + rail * size(a.rail_prefix), a.rail_prefix
 
 
-def requirements(fabric: Fabric, links: dict[str, LeafLinks] | None = None) -> list[PoolNeed]:
-    """How many addresses each pool must hold for this design, and how many it has."""
+def _pool_name(name: str, plane: int, planes: int) -> str:
+    return name if planes == 1 else f"plane {plane} {name}"
+
+
+def _planes(fabric: Fabric) -> range:
+    return range(fabric.settings.fabric_planes)
+
+
+def requirements(fabric: Fabric, links: dict[str, LeafLinks] | None = None,
+                 spine_links: dict[str, SpineLinks] | None = None) -> list[PoolNeed]:
+    """How many addresses each pool (each plane's part of it) must hold for this design, and how many it has."""
     links = all_leaf_links(fabric) if links is None else links
     a = fabric.settings.addressing
-    needs = []
-    super_base, super_prefix = parse_network(a.rail_supernet, "rail supernet")
+    planes = fabric.settings.fabric_planes
+    _, super_prefix = parse_network(a.rail_supernet, "rail supernet")
     if a.rail_prefix < super_prefix or a.rail_prefix > 31:
         raise ModelError(f"rail pools of /{a.rail_prefix} cannot be carved from the rail supernet {a.rail_supernet}; "
                          f"use a prefix length from {super_prefix} to 31")
-    rails = sorted({l.rail for l in fabric.leaves() if l.rail is not None})
-    if rails:
-        needs.append(PoolNeed("rail supernet", a.rail_supernet, (rails[-1] + 1) * size(a.rail_prefix),
-                              size(super_prefix), f"{rails[-1] + 1} rail pools of /{a.rail_prefix}"))
+    spine_links = all_spine_links(fabric) if spine_links is None else spine_links
     per_leaf = leaf_subnet_prefix(links)
-    for rail in rails:
-        leaves = [l for l in fabric.leaves() if l.rail == rail]
-        base, prefix = rail_pool(fabric, rail)
-        if a.scheme == "p2p31":
-            nic_links = sum(len(links[l.id].downlinks) for l in leaves)
-            need, detail = 2 * nic_links, f"{nic_links:,} NIC links of /31"
-        else:
-            need, detail = len(leaves) * size(per_leaf), f"{len(leaves):,} leaf subnets of /{per_leaf}"
-        needs.append(PoolNeed(f"rail {rail} pool", cidr_str(base, prefix), need, size(prefix), detail))
-    uplinks = sum(len(l.uplinks) for l in links.values())
-    needs.append(PoolNeed("fabric pool", a.fabric_pool, 2 * uplinks,
-                          size(parse_network(a.fabric_pool, "fabric pool")[1]), f"{uplinks:,} leaf-spine links of /31"))
-    switches = len(fabric.switches)
-    needs.append(PoolNeed("loopback pool", a.loopback_pool, switches,
-                          size(parse_network(a.loopback_pool, "loopback pool")[1]), f"{switches:,} switch loopbacks"))
+    needs = []
+    for plane in _planes(fabric):
+        part, part_prefix = plane_part(a.rail_supernet, "rail supernet", plane, planes)
+        leaves = [l for l in fabric.leaves() if l.fabric_plane == plane]
+        rails = sorted({l.rail for l in leaves if l.rail is not None})
+        if rails:
+            needs.append(PoolNeed(_pool_name("rail supernet", plane, planes), cidr_str(part, part_prefix),
+                                  (rails[-1] + 1) * size(a.rail_prefix), size(part_prefix),
+                                  f"{rails[-1] + 1} rail pools of /{a.rail_prefix}"))
+        for rail in rails:
+            on_rail = [l for l in leaves if l.rail == rail]
+            base, prefix = rail_pool(fabric, rail, plane)
+            if a.scheme == "p2p31":
+                nic_links = sum(len(links[l.id].downlinks) for l in on_rail)
+                need, detail = 2 * nic_links, f"{nic_links:,} NIC links of /31"
+            else:
+                need, detail = len(on_rail) * size(per_leaf), f"{len(on_rail):,} leaf subnets of /{per_leaf}"
+            needs.append(PoolNeed(_pool_name(f"rail {rail} pool", plane, planes), cidr_str(base, prefix), need,
+                                  size(prefix), detail, tuple(l.id for l in on_rail)))
+        uplinks = sum(len(links[l.id].uplinks) for l in leaves)
+        core_links = sum(len(spine_links[s.id].uplinks) for s in fabric.spines() if s.fabric_plane == plane)
+        detail = f"{uplinks:,} leaf-spine" + (f" and {core_links:,} spine-core" if core_links else "") + " links of /31"
+        base, prefix = plane_part(a.fabric_pool, "fabric pool", plane, planes)
+        needs.append(PoolNeed(_pool_name("fabric pool", plane, planes), cidr_str(base, prefix),
+                              2 * (uplinks + core_links), size(prefix), detail))
+        switches = sum(1 for s in fabric.switches.values() if s.fabric_plane == plane)
+        base, prefix = plane_part(a.loopback_pool, "loopback pool", plane, planes)
+        needs.append(PoolNeed(_pool_name("loopback pool", plane, planes), cidr_str(base, prefix), switches,
+                              size(prefix), f"{switches:,} switch loopbacks"))
     return needs
 
 
@@ -107,30 +145,44 @@ class _Cursor:
 
 def plan(fabric: Fabric) -> tuple[dict[str, str], dict[str, int]]:
     """Compute every unpinned address and ASN. Raises PlanningError when a pool is too small."""
-    links = all_leaf_links(fabric)
-    short = [n.message() for n in requirements(fabric, links) if n.short]
+    links, spine_links = all_leaf_links(fabric), all_spine_links(fabric)
+    try:
+        short = [n.message() for n in requirements(fabric, links, spine_links) if n.short]
+    except ModelError as exc:
+        raise PlanningError([str(exc)]) from None
+    strays = [s.id for s in fabric.switches.values() if s.fabric_plane >= fabric.settings.fabric_planes]
+    if strays:
+        short.append(f"{', '.join(sorted(strays))} on a fabric plane the design does not have "
+                     f"({fabric.settings.fabric_planes} planes)")
     if short:
         raise PlanningError(short)
     pinned = {k: v for k, v in fabric.addresses.items() if fabric.is_pinned(k)}
     taken = {split_cidr(v)[0] for v in pinned.values()}
     out: dict[str, str] = {}
     a = fabric.settings.addressing
-    if a.scheme == "p2p31":
-        _plan_p2p(fabric, links, pinned, taken, out)
-    else:
-        _plan_subnets(fabric, links, pinned, taken, out)
-    fabric_base, fabric_prefix = parse_network(a.fabric_pool, "fabric pool")
-    fabric_cursor = _Cursor("fabric pool", fabric_base, fabric_prefix, taken)
-    for leaf in fabric.leaves():
-        for port, spine_ep in links[leaf.id].uplinks:
-            _pair(fabric_cursor, spine_ep, endpoint(leaf.id, port.name), pinned, out)
-    lo_base, lo_prefix = parse_network(a.loopback_pool, "loopback pool")
-    lo_cursor = _Cursor("loopback pool", lo_base, lo_prefix, taken)
-    for switch in fabric.spines() + fabric.leaves():
-        key = loopback_key(switch.id)
-        if key not in pinned:
-            out[key] = cidr_str(lo_cursor.block(1), 32)
-    return out, _plan_asns(fabric)
+    planes = fabric.settings.fabric_planes
+    for plane in _planes(fabric):
+        leaves = [l for l in fabric.leaves() if l.fabric_plane == plane]
+        if a.scheme == "p2p31":
+            _plan_p2p(fabric, leaves, plane, links, pinned, taken, out)
+        else:
+            _plan_subnets(fabric, leaves, plane, links, pinned, taken, out)
+        base, prefix = plane_part(a.fabric_pool, "fabric pool", plane, planes)
+        cursor = _Cursor(_pool_name("fabric pool", plane, planes), base, prefix, taken)
+        for leaf in leaves:
+            for port, spine_ep in links[leaf.id].uplinks:
+                _pair(cursor, spine_ep, endpoint(leaf.id, port.name), pinned, out)
+        for spine in fabric.spines():
+            if spine.fabric_plane == plane:
+                for port, core_ep in spine_links[spine.id].uplinks:
+                    _pair(cursor, core_ep, endpoint(spine.id, port.name), pinned, out)
+        base, prefix = plane_part(a.loopback_pool, "loopback pool", plane, planes)
+        lo_cursor = _Cursor(_pool_name("loopback pool", plane, planes), base, prefix, taken)
+        for switch in fabric.cores() + fabric.spines() + fabric.leaves():
+            key = loopback_key(switch.id)
+            if switch.fabric_plane == plane and key not in pinned:
+                out[key] = cidr_str(lo_cursor.block(1), 32)
+    return out, plan_asns(fabric)
 
 
 def _pair(cursor: _Cursor, even_key: str, odd_key: str, pinned: dict[str, str], out: dict[str, str]) -> None:
@@ -146,20 +198,21 @@ def _pair(cursor: _Cursor, even_key: str, odd_key: str, pinned: dict[str, str], 
     out[odd_key] = cidr_str(start + 1, 31)
 
 
-def _plan_p2p(fabric, links, pinned, taken, out) -> None:
-    for rail in sorted({l.rail for l in fabric.leaves()}):
-        base, prefix = rail_pool(fabric, rail)
-        cursor = _Cursor(f"rail {rail} pool", base, prefix, taken)
-        for leaf in (l for l in fabric.leaves() if l.rail == rail):
+def _plan_p2p(fabric, leaves, plane, links, pinned, taken, out) -> None:
+    planes = fabric.settings.fabric_planes
+    for rail in sorted({l.rail for l in leaves}):
+        base, prefix = rail_pool(fabric, rail, plane)
+        cursor = _Cursor(_pool_name(f"rail {rail} pool", plane, planes), base, prefix, taken)
+        for leaf in (l for l in leaves if l.rail == rail):
             for port, nic_id in links[leaf.id].downlinks:
                 _pair(cursor, endpoint(leaf.id, port.name), nic_id, pinned, out)
 
 
-def _plan_subnets(fabric, links, pinned, taken, out) -> None:
+def _plan_subnets(fabric, leaves, plane, links, pinned, taken, out) -> None:
     prefix = leaf_subnet_prefix(links)
-    for rail in sorted({l.rail for l in fabric.leaves()}):
-        base, _ = rail_pool(fabric, rail)
-        for i, leaf in enumerate(l for l in fabric.leaves() if l.rail == rail):
+    for rail in sorted({l.rail for l in leaves}):
+        base, _ = rail_pool(fabric, rail, plane)
+        for i, leaf in enumerate(l for l in leaves if l.rail == rail):
             subnet = base + i * size(prefix)
             last = subnet + size(prefix) - 1           # broadcast
             gw_key = svi_key(leaf.id)
@@ -177,30 +230,6 @@ def _plan_subnets(fabric, links, pinned, taken, out) -> None:
                                          f"left for {nic_id} (pinned addresses use part of it)"])
                 out[nic_id] = cidr_str(host, prefix)
                 used.add(host)
-
-
-def _plan_asns(fabric: Fabric) -> dict[str, int]:
-    s = fabric.settings.asn
-    pinned = {v for k, v in fabric.asns.items() if fabric.is_pinned(asn_key(k))}
-    out: dict[str, int] = {}
-    value = s.leaf_base
-    for leaf in fabric.leaves():
-        if fabric.is_pinned(asn_key(leaf.id)):
-            continue
-        while value in pinned:
-            value += 1
-        out[leaf.id] = value
-        value += 1
-    for n, spine in enumerate(fabric.spines()):
-        if fabric.is_pinned(asn_key(spine.id)):
-            continue
-        if s.spine_mode == "per-spine":
-            out[spine.id] = s.spine_base + n
-        elif s.spine_mode == "per-plane":
-            out[spine.id] = s.spine_base + (spine.plane or 0)
-        else:
-            out[spine.id] = s.spine_base
-    return out
 
 
 def assign_addresses(fabric: Fabric) -> None:

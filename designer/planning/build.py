@@ -1,4 +1,9 @@
-"""Build a fully wired fabric from a `BuildSpec`."""
+"""Build a fully wired fabric from a `BuildSpec`.
+
+Ids: servers ``su1-srv07``; leaves ``su1-leaf-r3``; spines ``spine-04`` (``p3-spine-04`` with spine
+planes per rail, ``sg2-spine-04`` in spine group 2 of a three-tier design); cores ``cg4-core-1``
+(core group 4). In a multi-plane design every switch id starts with its plane, ``pl1-``.
+"""
 
 from __future__ import annotations
 
@@ -8,13 +13,15 @@ from ..model.hardware import Catalog
 from ..model.ids import endpoint
 from .addressing import assign_addresses
 from .errors import PlanningError
-from .spec import BuildSpec, size
+from .spec import BuildSpec, Sizing, size
 
 
-def settings_from(spec: BuildSpec) -> DesignSettings:
+def settings_from(spec: BuildSpec, sizing: Sizing | None = None) -> DesignSettings:
     return DesignSettings(
         name=spec.name, description=spec.description, max_oversubscription=spec.oversubscription,
-        spine_planes=spec.spine_planes,
+        spine_planes=spec.spine_planes, max_spine_oversubscription=spec.spine_oversubscription,
+        fabric_planes=sizing.fabric_planes if sizing is not None else spec.fabric_planes or 1,
+        core_asn=spec.core_asn,
         addressing=AddressingSettings(spec.scheme, spec.rail_supernet, spec.rail_prefix, spec.fabric_pool,
                                       spec.loopback_pool, spec.mtu),
         asn=AsnSettings(spec.leaf_asn_base, spec.spine_asn_base, spec.spine_asn_mode))
@@ -24,25 +31,36 @@ def _width(count: int) -> int:
     return max(2, len(str(count)))
 
 
+def _in_plane(fabric_plane: int | None, text: str) -> str:
+    return text if fabric_plane is None else f"pl{fabric_plane}-{text}"
+
+
 def server_id(su: int, number: int, width: int = 2) -> str:
     return f"su{su}-srv{number:0{width}d}"
 
 
-def leaf_id(su: int, rail: int) -> str:
-    return f"su{su}-leaf-r{rail}"
+def leaf_id(su: int, rail: int, fabric_plane: int | None = None) -> str:
+    return _in_plane(fabric_plane, f"su{su}-leaf-r{rail}")
 
 
-def spine_id(plane: int | None, number: int, width: int = 2) -> str:
-    return f"spine-{number:0{width}d}" if plane is None else f"p{plane}-spine-{number:0{width}d}"
+def spine_id(plane: int | None, number: int, width: int = 2, group: int | None = None,
+             fabric_plane: int | None = None) -> str:
+    text = f"spine-{number:0{width}d}" if plane is None else f"p{plane}-spine-{number:0{width}d}"
+    return _in_plane(fabric_plane, text if group is None else f"sg{group}-{text}")
+
+
+def core_id(group: int, number: int, width: int = 1, fabric_plane: int | None = None) -> str:
+    return _in_plane(fabric_plane, f"cg{group}-core-{number:0{width}d}")
 
 
 def make_server(catalog: Catalog, server_id_: str, model_id: str, su: int, rails: int | None = None,
-                hostname: str | None = None) -> Server:
-    """A server of ``model_id`` whose first ``rails`` NICs in GPU-affinity order carry rails 0..rails-1."""
+                hostname: str | None = None, planes: int | None = None) -> Server:
+    """A server of ``model_id`` whose first ``rails`` NICs in GPU-affinity order (in each of its first
+    ``planes`` planes) carry rails 0..rails-1."""
     model = catalog.server(model_id)
-    rail_of = model.rails_by_nic(rails)
+    rail_of = model.rails_by_nic(rails, planes)
     nics = tuple(
-        Nic(server_id_, n.index, n.netdev, n.rdma, n.speed, n.gpus, rail_of.get(n.index))
+        Nic(server_id_, n.index, n.netdev, n.rdma, n.speed, n.gpus, rail_of.get(n.index), n.fabric_plane)
         for n in sorted(model.nics, key=lambda n: n.index))
     return Server(server_id_, hostname or server_id_, model_id, su, nics, model.gpus)
 
@@ -52,65 +70,92 @@ def build(spec: BuildSpec, catalog: Catalog) -> Fabric:
     sizing = size(spec, catalog)
     if sizing.problems:
         raise PlanningError(sizing.problems)
-    fabric = Fabric(catalog, settings_from(spec))
+    fabric = Fabric(catalog, settings_from(spec, sizing))
     leaf_model = catalog.switch(spec.leaf_model)
     spine_model = catalog.switch(spec.spine_model or spec.leaf_model)
+    multi = sizing.fabric_planes > 1
     with fabric.batch():
-        leaves = _add_leaves(fabric, spec, sizing, leaf_model)
-        _add_servers(fabric, spec, sizing, leaves)
-        if sizing.spines:
-            _add_spines_and_uplinks(fabric, spec, sizing, leaves, leaf_model, spine_model)
+        leaves = {}
+        for plane in range(sizing.fabric_planes):
+            leaves.update(_add_leaves(fabric, spec, sizing, leaf_model, plane if multi else None))
+        _add_servers(fabric, spec, sizing, leaves, multi)
+        for plane in range(sizing.fabric_planes if sizing.spines else 0):
+            label = plane if multi else None
+            plane_leaves = {key: ports for key, ports in leaves.items() if key[0] == plane}
+            if sizing.tiers == 3:
+                from .core_build import add_three_tiers    # the third tier reuses this module's helpers
+                add_three_tiers(fabric, spec, sizing, plane_leaves, leaf_model, spine_model, label)
+            else:
+                _add_spines_and_uplinks(fabric, spec, sizing, plane_leaves, leaf_model, spine_model, label)
         assign_addresses(fabric)
     return fabric
 
 
-def _add_leaves(fabric, spec, sizing, model) -> dict[tuple[int, int], list[str]]:
-    """Add every leaf; returns (su, rail) -> its downlink port names in cabling order."""
+def _add_leaves(fabric, spec, sizing, model, fabric_plane) -> dict[tuple[int, int, int], list[str]]:
+    """Add a plane's leaves; returns (plane, su, rail) -> the leaf's downlink port names in cabling order."""
     down_cages = range(1, sizing.downlink_cages + 1)
     up_cages = range(model.ports - sizing.uplink_cages + 1, model.ports + 1)
     breakouts = tuple((c, sizing.downlink_mode) for c in down_cages if sizing.downlink_mode != model.native_mode)
     breakouts += tuple((c, sizing.uplink_mode) for c in up_cages if sizing.uplink_mode != model.native_mode)
     downlinks = [p.name for c in down_cages for p in model.cage_ports(c, sizing.downlink_mode)]
+    group_of = (lambda su: (su - 1) // sizing.sus_per_group + 1) if sizing.tiers == 3 else (lambda su: None)
     leaves = {}
     for su in range(1, spec.sus + 1):
         for rail in range(sizing.rails):
-            lid = leaf_id(su, rail)
+            lid = leaf_id(su, rail, fabric_plane)
             fabric.add_switch(Switch(lid, lid, Role.LEAF, model.id, su=su, rail=rail,
-                                     breakouts=tuple(sorted(breakouts))))
-            leaves[(su, rail)] = downlinks
+                                     breakouts=tuple(sorted(breakouts)), group=group_of(su),
+                                     fabric_plane=fabric_plane or 0))
+            leaves[(fabric_plane or 0, su, rail)] = downlinks
     return leaves
 
 
-def _add_servers(fabric, spec, sizing, leaves) -> None:
+def _add_servers(fabric, spec, sizing, leaves, multi: bool) -> None:
     width = _width(spec.servers_per_su)
     for su in range(1, spec.sus + 1):
         for i in range(spec.servers_per_su):
-            server = make_server(fabric.catalog, server_id(su, i + 1, width), spec.server_model, su, sizing.rails)
+            server = make_server(fabric.catalog, server_id(su, i + 1, width), spec.server_model, su, sizing.rails,
+                                 planes=sizing.fabric_planes)
             fabric.add_server(server)
             for nic in server.nics:
                 if nic.rail is not None:
-                    fabric.connect(nic.id, endpoint(leaf_id(su, nic.rail), leaves[(su, nic.rail)][i]))
+                    key = (nic.fabric_plane, su, nic.rail)
+                    lid = leaf_id(su, nic.rail, nic.fabric_plane if multi else None)
+                    fabric.connect(nic.id, endpoint(lid, leaves[key][i]))
 
 
-def _add_spines_and_uplinks(fabric, spec, sizing, leaves, leaf_model, spine_model) -> None:
+def uplink_ports(model, cages: int, mode: str, count: int) -> list[str]:
+    """The first ``count`` port names of a switch's top ``cages`` cages (uplinks sit at the top)."""
+    return [p.name for c in range(model.ports - cages + 1, model.ports + 1) for p in model.cage_ports(c, mode)][:count]
+
+
+def mesh(fabric, lower: list[str], ports: list[str], upper: list[str], upper_ports: list[str],
+         next_port: dict[str, int] | None = None) -> None:
+    """Cable each of ``lower``'s ``ports`` round-robin to ``upper`` (device n starts at switch n * len(ports)),
+    each upper switch taking its ``upper_ports`` in order (from ``next_port``, kept across calls if given)."""
+    next_port = {} if next_port is None else next_port
+    count = len(upper)
+    for n, device in enumerate(lower):
+        for j, port in enumerate(ports):
+            target = upper[(j + n * len(ports)) % count]
+            taken = next_port.get(target, 0)
+            fabric.connect(endpoint(device, port), endpoint(target, upper_ports[taken]))
+            next_port[target] = taken + 1
+
+
+def _add_spines_and_uplinks(fabric, spec, sizing, leaves, leaf_model, spine_model, fabric_plane) -> None:
     width = _width(sizing.spines_per_plane)
-    up_cages = range(leaf_model.ports - sizing.uplink_cages + 1, leaf_model.ports + 1)
-    uplinks = [p.name for c in up_cages for p in leaf_model.cage_ports(c, sizing.uplink_mode)][: sizing.leaf_uplinks]
+    uplinks = uplink_ports(leaf_model, sizing.uplink_cages, sizing.uplink_mode, sizing.leaf_uplinks)
     spine_cages = range(1, sizing.spine_cages + 1)
     spine_ports = [p.name for c in spine_cages for p in spine_model.cage_ports(c, sizing.spine_mode)]
     breakouts = tuple((c, sizing.spine_mode) for c in spine_cages if sizing.spine_mode != spine_model.native_mode)
     per_rail = spec.spine_planes == "per-rail"
     for plane in range(sizing.planes):
         plane_id = plane if per_rail else None
-        spines = [spine_id(plane_id, j + 1, width) for j in range(sizing.spines_per_plane)]
+        spines = [spine_id(plane_id, j + 1, width, fabric_plane=fabric_plane) for j in range(sizing.spines_per_plane)]
         for sid in spines:
-            fabric.add_switch(Switch(sid, sid, Role.SPINE, spine_model.id, plane=plane_id, breakouts=breakouts))
-        next_port = dict.fromkeys(spines, 0)
-        plane_leaves = [key for key in sorted(leaves) if not per_rail or key[1] == plane]
-        count = len(spines)
-        for n, (su, rail) in enumerate(plane_leaves):
-            lid = leaf_id(su, rail)
-            for j, port in enumerate(uplinks):
-                sid = spines[(j + n * len(uplinks)) % count]
-                fabric.connect(endpoint(lid, port), endpoint(sid, spine_ports[next_port[sid]]))
-                next_port[sid] += 1
+            fabric.add_switch(Switch(sid, sid, Role.SPINE, spine_model.id, plane=plane_id, breakouts=breakouts,
+                                     fabric_plane=fabric_plane or 0))
+        plane_leaves = [leaf_id(su, rail, fabric_plane) for (_, su, rail) in sorted(leaves)
+                        if not per_rail or rail == plane]
+        mesh(fabric, plane_leaves, uplinks, spines, spine_ports)

@@ -37,6 +37,24 @@ class BuildSpec:
     leaf_asn_base: int = 4200000000
     spine_asn_base: int = 4200100000
     spine_asn_mode: str = "shared"
+    # The third tier and multi-plane NICs. For the ints, 0 (or None) means "derive it".
+    fabric_planes: int = 0                   # default: every plane the server model's NIC ports go to
+    core_tier: str = "off"                   # "off", "on", or "auto": three tiers when one spine tier cannot
+    #                                          mesh every leaf (cores, sus_per_group or spine_uplinks imply "on")
+    core_model: str = ""                     # default: the spine model
+    cores: int = 0                           # per fabric plane, a multiple of the spines per group
+    sus_per_group: int = 0                   # SUs whose leaves mesh with one spine group
+    spine_uplinks: int = 0                   # per spine, to its core group
+    spine_oversubscription: float = 1.0      # target and allowed spine downlink:uplink ratio
+    core_asn: int = 4200200000               # every core shares this ASN
+
+    def __post_init__(self):
+        # a form's text field gives "1.5": take it as the number it reads as (anything else is reported)
+        if isinstance(self.spine_oversubscription, str):
+            try:
+                object.__setattr__(self, "spine_oversubscription", float(self.spine_oversubscription))
+            except ValueError:
+                pass
 
     @classmethod
     def field_names(cls) -> list[str]:
@@ -45,16 +63,19 @@ class BuildSpec:
 
 @dataclass
 class Sizing:
-    """Derived numbers for a spec, and every reason it cannot be built."""
+    """Derived numbers for a spec, and every reason it cannot be built. Counts of switches and
+    cables are totals over every fabric plane; the per-switch numbers hold in each plane."""
 
     rails: int = 0
     servers: int = 0
     gpus: int = 0
-    nics: int = 0
+    nics: int = 0                 # NIC ports cabled (rails x fabric planes per server)
     nic_speed: int = 0
+    fabric_planes: int = 1
+    tiers: int = 1                # 1 rail-only, 2 leaf-spine, 3 leaf-spine-core
     leaves: int = 0
-    planes: int = 0
-    spines_per_plane: int = 0
+    planes: int = 0               # spine planes per fabric plane (rails when per-rail, else 1)
+    spines_per_plane: int = 0     # spines each leaf meshes with (per spine plane, or per spine group)
     spines: int = 0
     leaf_uplinks: int = 0
     uplink_speed: int = 0
@@ -64,15 +85,31 @@ class Sizing:
     downlink_cages: int = 0
     uplink_cages: int = 0
     spine_cages: int = 0
-    spine_ports_used: int = 0
+    spine_ports_used: int = 0     # toward the leaves
     server_links: int = 0
-    fabric_links: int = 0
+    fabric_links: int = 0         # leaf-spine
     ratio: float = 0.0
+    # three tiers (see core_tier.py)
+    sus_per_group: int = 0
+    groups: int = 0               # spine groups per fabric plane
+    spine_uplinks: int = 0        # per spine, to the cores
+    spine_uplink_cages: int = 0
+    spine_ratio: float = 0.0
+    core_mode: str = ""
+    core_groups: int = 0          # per fabric plane: one per spine position of a group
+    cores_per_group: int = 0
+    cores: int = 0
+    core_cages: int = 0
+    core_ports_used: int = 0
+    core_links: int = 0           # spine-core
     problems: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
         return not self.problems
+
+
+CORE_TIERS = ("off", "on", "auto")
 
 
 def _mode_for(model, speed: int, role: str, problems: list[str]) -> tuple[str, int]:
@@ -96,21 +133,18 @@ def size(spec: BuildSpec, catalog: Catalog) -> Sizing:
         server = catalog.server(spec.server_model)
         leaf = catalog.switch(spec.leaf_model)
         spine = catalog.switch(spec.spine_model or spec.leaf_model)
+        core = catalog.switch(spec.core_model or spec.spine_model or spec.leaf_model)
     except KeyError as exc:
         p.append(str(exc.args[0]))
         return s
     if p:
         return s
-    s.rails = spec.rails if spec.rails is not None else len(server.nics)
-    if s.rails > len(server.nics):
-        p.append(f"{s.rails} rails need {s.rails} rail NICs per server; {server.id} has {len(server.nics)}")
+    if not _size_nics(spec, server, s):
         return s
-    order = server.rail_order()[: s.rails]
-    s.nic_speed = max(server.nic(i).speed for i in order)
     s.servers = spec.sus * spec.servers_per_su
     s.gpus = s.servers * server.gpus
-    s.nics = s.servers * s.rails
-    s.leaves = spec.sus * s.rails
+    s.nics = s.servers * s.rails * s.fabric_planes
+    s.leaves = spec.sus * s.rails * s.fabric_planes
     s.server_links = s.nics
 
     s.downlink_mode, per_down = _mode_for(leaf, s.nic_speed, "leaf", p)
@@ -136,34 +170,79 @@ def size(spec: BuildSpec, catalog: Catalog) -> Sizing:
             + f"); {leaf.id} has {leaf.ports}: short by {used - leaf.ports} ports")
     if rail_only:
         return s
-
+    s.tiers = 2
     s.planes = s.rails if spec.spine_planes == "per-rail" else 1
-    leaves_per_plane = s.leaves // s.planes
     s.spine_mode, per_spine = _mode_for(spine, s.uplink_speed, "spine", p)
+    if p:
+        return s
+    tier = _core_tier(spec)
+    two_tier: list[str] = []
+    if tier != "on":
+        _size_two_tiers(spec, s, spine, per_spine, two_tier)
+    if tier == "on" or (tier == "auto" and two_tier):
+        from .core_tier import size_three_tiers   # the third tier builds on the two-tier numbers above
+        s.tiers = 3
+        size_three_tiers(spec, s, spine, per_spine, core, p)
+    else:
+        p.extend(two_tier)
+    return s
+
+
+def _core_tier(spec: BuildSpec) -> str:
+    """"off", "on" or "auto"; asking for cores, spine groups or spine uplinks turns the tier on."""
+    if spec.core_tier == "off" and (spec.cores or spec.sus_per_group or spec.spine_uplinks):
+        return "on"
+    return spec.core_tier
+
+
+def _size_nics(spec: BuildSpec, server, s: Sizing) -> bool:
+    """Rails, planes and NIC speed from the server model; False (with a problem) when it cannot serve them."""
+    p = s.problems
+    planes = server.fabric_planes
+    s.fabric_planes = spec.fabric_planes or planes
+    if s.fabric_planes > planes:
+        p.append(f"{s.fabric_planes} fabric planes need NIC ports on {s.fabric_planes} planes; {server.id}'s "
+                 f"NICs go to {planes}")
+        return False
+    per_plane = min(len(server.rail_order(plane)) for plane in range(s.fabric_planes))
+    s.rails = spec.rails if spec.rails is not None else per_plane
+    if s.rails > per_plane:
+        where = " per plane" if planes > 1 else ""
+        p.append(f"{s.rails} rails need {s.rails} rail NICs per server{where}; {server.id} has {per_plane}")
+        return False
+    s.nic_speed = max(server.nic(i).speed for plane in range(s.fabric_planes)
+                      for i in server.rail_order(plane)[: s.rails])
+    return True
+
+
+def _size_two_tiers(spec: BuildSpec, s: Sizing, spine, per_spine: int, p: list[str]) -> None:
+    leaves_per_plane = spec.sus * s.rails // s.planes
     spine_ports = spine.ports * per_spine
     uplinks_in_plane = leaves_per_plane * s.leaf_uplinks
     if spec.spines is not None:
         s.spines_per_plane = spec.spines
     else:
-        needed = max(1, math.ceil(uplinks_in_plane / spine_ports))
-        even = [d for d in range(needed, s.leaf_uplinks + 1) if s.leaf_uplinks % d == 0]
-        s.spines_per_plane = even[0] if even else needed
-    s.spines = s.spines_per_plane * s.planes
+        s.spines_per_plane = even_count(max(1, math.ceil(uplinks_in_plane / spine_ports)), s.leaf_uplinks)
+    s.spines = s.spines_per_plane * s.planes * s.fabric_planes
     s.fabric_links = s.leaves * s.leaf_uplinks
     if s.spines_per_plane > s.leaf_uplinks:
         p.append(
             f"each leaf has {s.leaf_uplinks} uplinks but must reach all {s.spines_per_plane} spines of its plane: "
             f"short by {s.spines_per_plane - s.leaf_uplinks} uplinks (fewer spines, more uplinks, "
-            "or spine planes per rail)")
+            "spine planes per rail, or a core tier)")
     s.spine_ports_used = math.ceil(uplinks_in_plane / s.spines_per_plane)
     s.spine_cages = math.ceil(s.spine_ports_used / per_spine)
     if s.spine_ports_used > spine_ports:
-        hint = "more spines" + (" or spine planes per rail" if s.planes == 1 else "")
+        hint = "more spines" + (" or spine planes per rail" if s.planes == 1 else "") + ", or a core tier"
         p.append(
             f"each spine needs {s.spine_ports_used} ports at {s.uplink_speed}G ({leaves_per_plane} leaves x "
             f"{s.leaf_uplinks} uplinks over {s.spines_per_plane} spines); {spine.id} has {spine_ports}: "
             f"short by {s.spine_ports_used - spine_ports} ports ({hint})")
-    return s
+
+
+def even_count(needed: int, links: int) -> int:
+    """The smallest count from ``needed`` that divides ``links`` (so the links spread evenly), else ``needed``."""
+    return next((d for d in range(needed, links + 1) if links % d == 0), needed)
 
 
 def _check_simple(spec: BuildSpec, p: list[str]) -> None:
@@ -176,11 +255,21 @@ def _check_simple(spec: BuildSpec, p: list[str]) -> None:
         p.append(f"spines must be 0 (rail-only) or more (got {spec.spines})")
     if spec.leaf_uplinks is not None and spec.leaf_uplinks < 0:
         p.append(f"leaf uplinks must be 0 or more (got {spec.leaf_uplinks})")
-    if spec.oversubscription <= 0:
-        p.append(f"oversubscription must be positive (got {spec.oversubscription})")
+    for name in ("oversubscription", "spine_oversubscription"):
+        value = getattr(spec, name)
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or value <= 0:
+            p.append(f"{name.replace('_', ' ')} must be a positive number (got {value!r})")
+    for name in ("fabric_planes", "cores", "sus_per_group", "spine_uplinks"):
+        value = getattr(spec, name)
+        if value is not None and (not isinstance(value, int) or value < 0):
+            p.append(f"{name.replace('_', ' ')} must be a whole number, 0 or more (got {value!r})")
     if spec.spine_planes not in SPINE_PLANE_MODES:
         p.append(f"spine planes must be one of {', '.join(SPINE_PLANE_MODES)} (got {spec.spine_planes})")
     if spec.scheme not in SCHEMES:
         p.append(f"addressing scheme must be one of {', '.join(SCHEMES)} (got {spec.scheme})")
     if spec.spine_asn_mode not in SPINE_ASN_MODES:
         p.append(f"spine ASN mode must be one of {', '.join(SPINE_ASN_MODES)} (got {spec.spine_asn_mode})")
+    if spec.core_tier not in CORE_TIERS:
+        p.append(f"core tier must be one of {', '.join(CORE_TIERS)} (got {spec.core_tier})")
+    if spec.spines == 0 and _core_tier(spec) == "on":
+        p.append("a core tier needs spines: leave spines unset (or above 0), or turn the core tier off")

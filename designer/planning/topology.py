@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..model.entities import Role
+from ..model.entities import Role, Switch
 from ..model.fabric import Fabric
 from ..model.hardware import Port
 
@@ -33,8 +33,47 @@ def all_leaf_links(fabric: Fabric) -> dict[str, LeafLinks]:
     return {leaf.id: leaf_links(fabric, leaf.id) for leaf in fabric.leaves()}
 
 
+@dataclass(frozen=True, slots=True)
+class SpineLinks:
+    """A spine's cabled ports in front-panel order: downlinks to leaves and uplinks to cores."""
+
+    downlinks: tuple[tuple[Port, str], ...]   # (spine port, leaf endpoint)
+    uplinks: tuple[tuple[Port, str], ...]     # (spine port, core endpoint)
+
+
+def spine_links(fabric: Fabric, spine_id: str) -> SpineLinks:
+    downs, ups = [], []
+    switches = fabric.switches
+    for port, peer in fabric.cabled_ports(spine_id):
+        switch = switches.get(peer.partition("/")[0])
+        if switch is not None and switch.role is Role.LEAF:
+            downs.append((port, peer))
+        elif switch is not None and switch.role is Role.CORE:
+            ups.append((port, peer))
+    return SpineLinks(tuple(downs), tuple(ups))
+
+
+def all_spine_links(fabric: Fabric) -> dict[str, SpineLinks]:
+    return {spine.id: spine_links(fabric, spine.id) for spine in fabric.spines()}
+
+
+def mesh_key(fabric: Fabric, switch: Switch) -> tuple:
+    """What a leaf and the spines it must mesh with share: fabric plane, spine group, and the rail when
+    spine planes are per rail (a spine's ``plane``)."""
+    per_rail = fabric.settings.spine_planes == "per-rail"
+    plane = (switch.rail if switch.role is Role.LEAF else switch.plane) if per_rail else None
+    return (switch.fabric_plane, switch.group, plane)
+
+
 def spines_of_plane(fabric: Fabric, plane: int | None) -> list[str]:
-    """Spine ids a leaf of rail ``plane`` should reach (all spines when planes are shared)."""
+    """Spine ids a leaf of rail ``plane`` should reach in a two-tier, one-plane design (all spines when
+    spine planes are shared). `expected_spines` also knows spine groups and fabric planes."""
     if fabric.settings.spine_planes != "per-rail":
         return [s.id for s in fabric.spines()]
     return [s.id for s in fabric.spines() if s.plane == plane]
+
+
+def expected_spines(fabric: Fabric, leaf: Switch) -> list[str]:
+    """Spine ids ``leaf`` should reach: those of its plane, spine group and (per-rail) spine plane."""
+    key = mesh_key(fabric, leaf)
+    return [s.id for s in fabric.spines() if mesh_key(fabric, s) == key]

@@ -13,7 +13,7 @@ from .yamlio import Context, field, only_keys, parse, read_text
 _SWITCH_KEYS = {"id", "vendor", "description", "ports", "speed", "lanes", "breakouts", "port_name",
                 "lane_base", "nos", "redirect_to_nexthop"}
 _SERVER_KEYS = {"id", "vendor", "description", "gpus", "nics", "mgmt_interface", "gid_index"}
-_NIC_KEYS = {"index", "netdev", "rdma", "speed", "gpus"}
+_NIC_KEYS = {"index", "netdev", "rdma", "speed", "gpus", "fabric_plane"}
 
 
 def parse_switch_model(ctx: Context, raw, path: tuple, builtin: bool) -> SwitchModel:
@@ -75,16 +75,28 @@ def parse_server_model(ctx: Context, raw, path: tuple, builtin: bool) -> ServerM
             index=field(ctx, nic, "index", npath, int, default=i),
             netdev=field(ctx, nic, "netdev", npath, str, default=f"eth{i}"),
             rdma=field(ctx, nic, "rdma", npath, str, default=f"mlx5_{i}"),
-            speed=field(ctx, nic, "speed", npath, int), gpus=affinity))
+            speed=field(ctx, nic, "speed", npath, int), gpus=affinity,
+            fabric_plane=_nic_plane(ctx, nic, npath)))
     if not nics:
         ctx.fail(path + ("nics",), "a server model needs at least one rail NIC")
     if len({n.index for n in nics}) != len(nics):
         ctx.fail(path + ("nics",), "two NICs have the same index")
+    planes = {n.fabric_plane for n in nics}
+    if planes != set(range(len(planes))):
+        ctx.fail(path + ("nics",), f"NIC ports go to planes {', '.join(map(str, sorted(planes)))}: number the "
+                 "planes from 0 without gaps")
     return ServerModel(
         id=model_id, vendor=field(ctx, raw, "vendor", path, str, default=""),
         description=field(ctx, raw, "description", path, str, default=""), gpus=gpus, nics=tuple(nics),
         mgmt_interface=field(ctx, raw, "mgmt_interface", path, str, default="eno1"),
         gid_index=field(ctx, raw, "gid_index", path, int, default=3), builtin=builtin)
+
+
+def _nic_plane(ctx: Context, nic: dict, path: tuple) -> int:
+    plane = field(ctx, nic, "fabric_plane", path, int, default=0)
+    if plane < 0 or plane > 7:
+        ctx.fail(path + ("fabric_plane",), f"a NIC port's plane is a number from 0 to 7, not {plane}")
+    return plane
 
 
 def parse_catalog(ctx: Context, raw, path: tuple, builtin: bool) -> Catalog:
@@ -151,5 +163,11 @@ def _switch_doc(m: SwitchModel) -> dict:
 def _server_doc(m: ServerModel) -> dict:
     return {"id": m.id, "vendor": m.vendor, "description": m.description, "gpus": m.gpus,
             "mgmt_interface": m.mgmt_interface, "gid_index": m.gid_index,
-            "nics": [{"index": n.index, "netdev": n.netdev, "rdma": n.rdma, "speed": n.speed,
-                      "gpus": list(n.gpus)} for n in m.nics]}
+            "nics": [_nic_doc(n) for n in m.nics]}
+
+
+def _nic_doc(n: NicSpec) -> dict:
+    doc = {"index": n.index, "netdev": n.netdev, "rdma": n.rdma, "speed": n.speed, "gpus": list(n.gpus)}
+    if n.fabric_plane:
+        doc["fabric_plane"] = n.fabric_plane
+    return doc

@@ -4,6 +4,9 @@ Layout (format_version 1), in this order:
   format_version, name, description, settings, models (only the catalog models the design
   uses that are not bundled), rails, sus, switches, servers (NIC fields only where they differ
   from the server model), then three *tables*: links, asns, addresses.
+Three-tier and multi-plane keys (a switch's ``group`` and ``fabric_plane``, the settings
+``max_spine_oversubscription``, ``fabric_planes`` and ``asn.core_asn``) are written only when
+set or not at their defaults, so two-tier, one-plane designs read and write as before.
 
 A table is a YAML literal block with one record per line, words separated by spaces:
   links:      ``<endpoint> -- <endpoint>``
@@ -53,6 +56,7 @@ def to_document(fabric: Fabric) -> dict:
             "asn": {"leaf_base": asn.leaf_base, "spine_base": asn.spine_base, "spine_mode": asn.spine_mode},
         },
     }
+    _write_tier_settings(doc["settings"], s)
     models = catalog_document(fabric.catalog, custom_switch, custom_server)
     if models:
         doc["models"] = models
@@ -61,6 +65,17 @@ def to_document(fabric: Fabric) -> dict:
     doc["switches"] = [_switch_doc(sw) for sw in sorted(fabric.switches.values(), key=lambda x: natural_key(x.id))]
     doc["servers"] = [_server_doc(fabric, sv) for sv in fabric.sorted_servers()]
     return doc
+
+
+def _write_tier_settings(doc: dict, s: DesignSettings) -> None:
+    """The third-tier and multi-plane settings, only where they differ from the defaults (so a design
+    without them is written exactly as before they existed)."""
+    d = DesignSettings()
+    for key in ("max_spine_oversubscription", "fabric_planes"):
+        if getattr(s, key) != getattr(d, key):
+            doc[key] = getattr(s, key)
+    if s.core_asn != d.core_asn:
+        doc["asn"]["core_asn"] = s.core_asn
 
 
 def tables(fabric: Fabric) -> dict[str, list[str]]:
@@ -76,10 +91,12 @@ def tables(fabric: Fabric) -> dict[str, list[str]]:
 
 def _switch_doc(sw: Switch) -> dict:
     out = {"id": sw.id, "hostname": sw.hostname, "role": sw.role.value, "model": sw.model}
-    for key in ("su", "rail", "plane"):
+    for key in ("su", "rail", "plane", "group"):
         value = getattr(sw, key)
         if value is not None:
             out[key] = value
+    if sw.fabric_plane:
+        out["fabric_plane"] = sw.fabric_plane
     if sw.breakouts:
         out["breakouts"] = dict(breakout_runs(sw.breakouts))
     return out
@@ -94,7 +111,7 @@ def _server_doc(fabric: Fabric, sv: Server) -> dict:
     if sv.gid_index is not None:
         out["gid_index"] = sv.gid_index
     model = fabric.catalog.server(sv.model)
-    default_rail = model.rails_by_nic(len(fabric.rails) or None)
+    default_rail = model.rails_by_nic(len(fabric.rails) or None, fabric.settings.fabric_planes)
     overrides = {}
     for nic in sv.nics:
         spec = model.nic(nic.index)
@@ -167,7 +184,8 @@ def loads(text: str, file: str = "<design>", catalog: Catalog | None = None) -> 
 
 def _settings(ctx: Context, raw: dict) -> DesignSettings:
     s = field(ctx, raw, "settings", (), dict, default={})
-    only_keys(ctx, s, {"max_oversubscription", "spine_planes", "addressing", "asn"}, ("settings",))
+    only_keys(ctx, s, {"max_oversubscription", "spine_planes", "addressing", "asn", "max_spine_oversubscription",
+                       "fabric_planes"}, ("settings",))
     a = field(ctx, s, "addressing", ("settings",), dict, default={})
     p = ("settings", "addressing")
     only_keys(ctx, a, {"scheme", "rail_supernet", "rail_prefix", "fabric_pool", "loopback_pool", "mtu"}, p)
@@ -183,17 +201,22 @@ def _settings(ctx: Context, raw: dict) -> DesignSettings:
         _check_network(ctx, getattr(addressing, key), p + (key,))
     n = field(ctx, s, "asn", ("settings",), dict, default={})
     p = ("settings", "asn")
-    only_keys(ctx, n, {"leaf_base", "spine_base", "spine_mode"}, p)
+    only_keys(ctx, n, {"leaf_base", "spine_base", "spine_mode", "core_asn"}, p)
     dn = AsnSettings()
     asn = AsnSettings(field(ctx, n, "leaf_base", p, int, dn.leaf_base),
                       field(ctx, n, "spine_base", p, int, dn.spine_base),
                       field(ctx, n, "spine_mode", p, str, dn.spine_mode, SPINE_ASN_MODES))
+    core_asn = field(ctx, n, "core_asn", p, int, DesignSettings().core_asn)
+    planes = field(ctx, s, "fabric_planes", ("settings",), int, 1)
+    if not 1 <= planes <= 8:
+        ctx.fail(("settings", "fabric_planes"), f"a design has 1 to 8 fabric planes, not {planes}")
     return DesignSettings(
         name=str(field(ctx, raw, "name", (), (str, int), "fabric")),
         description=field(ctx, raw, "description", (), str, ""),
         max_oversubscription=field(ctx, s, "max_oversubscription", ("settings",), float, 1.0),
         spine_planes=field(ctx, s, "spine_planes", ("settings",), str, "shared", SPINE_PLANE_MODES),
-        addressing=addressing, asn=asn)
+        max_spine_oversubscription=field(ctx, s, "max_spine_oversubscription", ("settings",), float, 1.0),
+        fabric_planes=planes, core_asn=core_asn, addressing=addressing, asn=asn)
 
 
 def _check_network(ctx: Context, cidr: str, path: tuple) -> None:
@@ -228,9 +251,10 @@ def _read_switches(ctx, raw, fabric) -> None:
         path = ("switches", i)
         if not isinstance(item, dict):
             ctx.fail(path, "a switch should be a mapping with id, role and model")
-        only_keys(ctx, item, {"id", "hostname", "role", "model", "su", "rail", "plane", "breakouts"}, path)
+        only_keys(ctx, item, {"id", "hostname", "role", "model", "su", "rail", "plane", "breakouts", "group",
+                              "fabric_plane"}, path)
         sid = str(field(ctx, item, "id", path, str))
-        role = Role(field(ctx, item, "role", path, str, choices=("leaf", "spine")))
+        role = Role(field(ctx, item, "role", path, str, choices=tuple(r.value for r in Role)))
         model = field(ctx, item, "model", path, str)
         if model not in fabric.catalog.switches:
             ctx.fail(path + ("model",), f"unknown switch model '{model}'; known: "
@@ -238,7 +262,9 @@ def _read_switches(ctx, raw, fabric) -> None:
         breakouts = _expand_breakouts(ctx, field(ctx, item, "breakouts", path, dict, {}), path + ("breakouts",))
         switch = Switch(sid, str(field(ctx, item, "hostname", path, (str, int), sid)), role, model,
                         su=field(ctx, item, "su", path, int, None), rail=field(ctx, item, "rail", path, int, None),
-                        plane=field(ctx, item, "plane", path, int, None), breakouts=breakouts)
+                        plane=field(ctx, item, "plane", path, int, None), breakouts=breakouts,
+                        group=field(ctx, item, "group", path, int, None),
+                        fabric_plane=field(ctx, item, "fabric_plane", path, int, 0))
         try:
             fabric.add_switch(switch)
         except ModelError as exc:
@@ -260,7 +286,7 @@ def _expand_breakouts(ctx, raw: dict, path: tuple) -> tuple:
 
 
 def _read_servers(ctx, raw, fabric) -> None:
-    rails = len(fabric.rails) or None
+    rails, planes = len(fabric.rails) or None, fabric.settings.fabric_planes
     for i, item in enumerate(_items(ctx, raw, "servers")):
         path = ("servers", i)
         if not isinstance(item, dict):
@@ -272,7 +298,7 @@ def _read_servers(ctx, raw, fabric) -> None:
             ctx.fail(path + ("model",), f"unknown server model '{model_id}'; known: "
                      f"{', '.join(sorted(fabric.catalog.servers))} (or add it under 'models:')")
         model = fabric.catalog.server(model_id)
-        default_rail = model.rails_by_nic(rails)
+        default_rail = model.rails_by_nic(rails, planes)
         overrides = field(ctx, item, "nics", path, dict, {})
         known = {f"nic{n.index}" for n in model.nics}
         nics = []
@@ -286,7 +312,8 @@ def _read_servers(ctx, raw, fabric) -> None:
             if rail is not None and (not isinstance(rail, int) or isinstance(rail, bool) or rail < 0):
                 ctx.fail(npath + ("rail",), f"a rail is a whole number from 0, not {rail!r}")
             nics.append(Nic(sid, spec.index, str(field(ctx, o, "netdev", npath, str, spec.netdev)),
-                            str(field(ctx, o, "rdma", npath, str, spec.rdma)), spec.speed, spec.gpus, rail))
+                            str(field(ctx, o, "rdma", npath, str, spec.rdma)), spec.speed, spec.gpus, rail,
+                            spec.fabric_plane))
         for name in overrides:
             if name not in known:
                 ctx.fail(path + ("nics", name), f"server model {model_id} has no NIC '{name}' "

@@ -13,11 +13,16 @@ from designer.checks.incremental import LiveChecker
 from designer.model.errors import ModelError
 from designer.planning.addressing import assign_addresses
 from designer.planning.build import build
+from designer.planning.errors import PlanningError
 from designer.storage.catalog_file import builtin_catalog
 from designer.storage.presets import load_preset
 
 CATALOG = builtin_catalog()
-PRESETS = {"default": {}, "rail-optimized-64x4": {"sus": 1}}
+PRESETS = {"default": {}, "rail-optimized-64x4": {"sus": 1},
+           # three tiers: 2 spine groups of 2 spines, 2 core groups of 2 cores
+           "superpod-su": {"sus": 2, "servers_per_su": 4, "rails": 4, "core_tier": "on", "sus_per_group": 1, "spines": 2,
+                           "cores": 4},
+           "twin-plane-800g": {"servers_per_su": 3, "rails": 4}}
 
 
 def _pick(items, n):
@@ -63,6 +68,21 @@ def _edit(f, op: str, n: int, m: int) -> None:
             (f.add_server if device.id.find("srv") >= 0 else f.add_switch)(device)
             for link in links:
                 f.connect(link.a, link.b)
+    elif op == "group" and switches:
+        f.set_switch_group(_pick(switches, n), [None, 1, 2, 3][m % 4])
+    elif op == "fabric-plane" and switches:
+        f.set_switch_fabric_plane(_pick(switches, n), m % 3)
+    elif op == "recable":
+        # a switch-to-switch cable moves its upper end to another switch (another group, core group or plane)
+        uplinks = [l for l in f.sorted_links() if l.a.partition("/")[0] in f.switches
+                   and l.b.partition("/")[0] in f.switches]
+        if uplinks and switches:
+            link = uplinks[n % len(uplinks)]
+            target = _pick(switches, m)
+            free = f.free_ports(target, f.endpoint_speed(link.a))
+            if free:
+                f.disconnect(link.id)
+                f.connect(link.a, f"{target}/{free[0].name}")
     elif op == "settings":
         s = f.settings
         addressing = dataclasses.replace(s.addressing, fabric_pool=["10.254.0.0/16", "10.0.0.0/16"][m % 2],
@@ -71,7 +91,8 @@ def _edit(f, op: str, n: int, m: int) -> None:
 
 
 edits = st.lists(st.tuples(st.sampled_from(["move", "disconnect", "connect", "address", "hostname", "switch-rail",
-                                            "nic-rail", "breakout", "replan", "remove-add", "settings"]),
+                                            "nic-rail", "breakout", "replan", "remove-add", "settings", "group",
+                                            "fabric-plane", "recable"]),
                            st.integers(0, 200), st.integers(0, 200)), min_size=1, max_size=12)
 
 
@@ -85,7 +106,7 @@ def test_live_checker_always_equals_full_check(preset, steps):
     for op, n, m in steps:
         try:
             _edit(f, op, n, m)
-        except ModelError:
+        except (ModelError, PlanningError):
             pass    # a refused edit changes nothing
         assert live.run() == check(f), (op, n, m)
     live.close()

@@ -1,0 +1,20 @@
+"""check_cidr: valid, normalised addresses pass as they are; others are normalised or refused."""
+
+import pytest
+
+from designer.model.addressing import check_cidr
+from designer.model.errors import ModelError
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("10.0.0.1/31", "10.0.0.1/31"), ("0.0.0.0/0", "0.0.0.0/0"), ("255.255.255.255/32", "255.255.255.255/32"),
+    ("10.0.0.01/24", "10.0.0.1/24"), ("01.2.3.4/08", "1.2.3.4/8"), ("10.200.249.199/9", "10.200.249.199/9"),
+])
+def test_valid_addresses(text, expected):
+    assert check_cidr(text, "k") == expected
+
+
+@pytest.mark.parametrize("text", ["10.0.0.256/24", "10.0.0.1/33", "10.0.0/24", "10.0.0.1", "a.b.c.d/8", None, 7])
+def test_invalid_addresses_are_refused_naming_the_key(text):
+    with pytest.raises(ModelError, match="for su1-srv01/nic0 is not an IPv4 address with a prefix length"):
+        check_cidr(text, "su1-srv01/nic0")
