@@ -30,6 +30,7 @@ import json
 import os
 import select
 import shlex
+import signal
 import subprocess
 import sys
 import time
@@ -397,6 +398,7 @@ def main(argv=None):
     backend = make_backend(args, pins)
     try:
         if args.verb == "run":
+            signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))    # so `ip monitor` is stopped too
             log(f"{pins['hostname']}: {len(pins['pins'])} pinned sources, backend {args.backend}")
             serve(backend, pins, args.interval)
         elif args.verb == "once":
