@@ -156,8 +156,8 @@ def expected_candidate(plan: Plan, pin: PinCheck, failure: Failure) -> Candidate
                  and reaches(plan, c.spine, pin.dest_leaf, failure)), None)
 
 
-def route_get(runner: Runner, ns: str, argv: list[str]) -> tuple[bool, str | None, str | None, str]:
-    done = runner.exec(ns, ["ip", "route", "get", *argv], check=False)
+def route_get(done: subprocess.CompletedProcess) -> tuple[bool, str | None, str | None, str]:
+    """(succeeded, via, dev, the whole answer) of an ``ip route get``."""
     answer = " ".join(done.stdout.split()) or (done.stderr.strip() or f"exit {done.returncode}")
     via = dev = None
     for v, d in _ROUTE.findall(done.stdout):
@@ -165,9 +165,18 @@ def route_get(runner: Runner, ns: str, argv: list[str]) -> tuple[bool, str | Non
     return done.returncode == 0, via, dev, answer
 
 
-def judge_pin(runner: Runner, pin: PinCheck, failure: Failure = Failure()) -> Row:
-    want = expected_candidate(runner.plan, pin, failure)
-    ok, via, dev, answer = route_get(runner, pin.ns, [pin.destination, "from", pin.source, "iif", pin.iif])
+def judge_pins(runner: Runner, failure: Failure = Failure(), kind: str | None = None) -> list[Row]:
+    """Every pin's ``ip route get`` at once, each judged against the candidate it should be on."""
+    pins = runner.plan.pins
+    answers = runner.exec_all([(p.ns, ["ip", "route", "get", p.destination, "from", p.source, "iif", p.iif])
+                               for p in pins])
+    return [judge_pin(runner.plan, pin, done, failure, kind) for pin, done in zip(pins, answers)]
+
+
+def judge_pin(plan: Plan, pin: PinCheck, done: subprocess.CompletedProcess, failure: Failure,
+              kind: str | None) -> Row:
+    want = expected_candidate(plan, pin, failure)
+    ok, via, dev, answer = route_get(done)
     if want is None:
         ok = ok and dev not in {c.uplink for c in pin.candidates}
         detail = f"no candidate left; kernel says: {answer}"
@@ -176,11 +185,18 @@ def judge_pin(runner: Runner, pin: PinCheck, failure: Failure = Failure()) -> Ro
         rank = "primary" if want == pin.candidates[0] else f"fallback {pin.candidates.index(want)}"
         detail = (f"via {via} dev {dev} ({rank}, {want.spine})" if ok else
                   f"expected via {want.next_hop} dev {want.uplink} ({rank}); kernel says: {answer}")
-    return Row(failure.tag("pin"), f"{pin.leaf} from {pin.nic}", pin.dest_label, ok, detail)
+    return Row(kind or failure.tag("pin"), f"{pin.leaf} from {pin.nic}", pin.dest_label, ok, detail)
 
 
-def judge_source_route(runner: Runner, e: Endpoint, off_rail: str) -> Row:
-    ok, _, dev, answer = route_get(runner, e.ns, [off_rail, "from", e.address])
+def judge_source_routes(runner: Runner) -> list[Row]:
+    plan = runner.plan
+    answers = runner.exec_all([(e.ns, ["ip", "route", "get", plan.off_rail, "from", e.address])
+                               for e in plan.endpoints])
+    return [judge_source_route(e, done, plan.off_rail) for e, done in zip(plan.endpoints, answers)]
+
+
+def judge_source_route(e: Endpoint, done: subprocess.CompletedProcess, off_rail: str) -> Row:
+    ok, _, dev, answer = route_get(done)
     ok = ok and dev == e.netdev
     detail = f"dev {dev}" if ok else f"expected dev {e.netdev} (its own table); kernel says: {answer}"
     return Row("rule", e.label, f"off-rail {off_rail}", ok, detail)
@@ -210,6 +226,6 @@ def run_checks(runner: Runner, plan: Plan) -> list[Row]:
     results = run_probes(runner, pairs)
     rows = judge_routes(runner)
     rows += [judge_pair(a, b, results) for a, b in pairs]
-    rows += [judge_pin(runner, pin) for pin in plan.pins]
-    rows += [judge_source_route(runner, e, plan.off_rail) for e in plan.endpoints]
+    rows += judge_pins(runner)
+    rows += judge_source_routes(runner)
     return rows

@@ -17,10 +17,10 @@ the others must be delivered again, and the report gives their outage when it br
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
-from .checks import Failure, Row, collect, expect, expected_candidate, judge_pair, judge_pin, judge_routes, reap, \
+from .checks import Failure, Row, collect, expect, expected_candidate, judge_pair, judge_pins, judge_routes, reap, \
     run_probes, send, spawn
 from .netns import Runner
 from .plan import Cable, PinCheck, Plan
@@ -136,7 +136,7 @@ def run_failovers(runner: Runner) -> list[Row]:
             pairs = plan.probes()
             results = run_probes(runner, pairs)
             rows += [judge_pair(a, b, results, failure) for a, b in pairs]
-            rows += [judge_pin(runner, pin, failure) for pin in plan.pins]
+            rows += judge_pins(runner, failure)
             t_restore = time.monotonic()
             runner.log("restoring")
             _set(runner, scenario.cables, "up")
@@ -144,7 +144,7 @@ def run_failovers(runner: Runner) -> list[Row]:
             runner.timings[f"converge: {failure.label}, restored"] = took
             runner.log(f"converged in {took:.1f} s")
             restored = Failure(failure.label.replace(" down", " back"))
-            rows += [replace(judge_pin(runner, pin), kind=restored.tag("pin")) for pin in plan.pins]
+            rows += judge_pins(runner, kind=restored.tag("pin"))
             time.sleep(TAIL)
             t_end = time.monotonic()
             flows = collect(procs)

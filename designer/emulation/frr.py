@@ -48,26 +48,34 @@ class Frr:
     def vtysh_argv(self, setup: SwitchSetup) -> list[str]:
         return ["vtysh", "--vty_socket", str(self.folder(setup))]
 
-    def start(self, setup: SwitchSetup) -> None:
+    def _daemon(self, setup: SwitchSetup, daemon: str) -> tuple[str, list[str]]:
         folder = self.folder(setup)
-        folder.mkdir(parents=True)
-        (folder / "frr.conf").write_text(setup.files["frr.conf"])
-        (folder / "vtysh.conf").write_text(VTYSH_CONF)
-        for path in (folder.parent, folder, *folder.iterdir()):
-            shutil.chown(path, "frr", "frr")
-        self.started.append(folder)
-        for daemon in DAEMONS:
-            self.runner.exec(setup.ns, [str(FRR_BIN / daemon), "-d", "--vty_socket", str(folder),
-                                        "-z", str(folder / "zserv.api"), "-i", str(folder / f"{daemon}.pid"),
-                                        "-f", str(folder / f"{daemon}.conf"), "--log", f"file:{folder / daemon}.log"])
+        return setup.ns, [str(FRR_BIN / daemon), "-d", "--vty_socket", str(folder), "-z", str(folder / "zserv.api"),
+                          "-i", str(folder / f"{daemon}.pid"), "-f", str(folder / f"{daemon}.conf"),
+                          "--log", f"file:{folder / daemon}.log"]
 
-    def apply(self, setup: SwitchSetup) -> None:
-        """``vtysh -b``: the integrated frr.conf into the running daemons, as SONiC boots it."""
-        folder = self.folder(setup)
-        done = self.runner.exec(setup.ns, [*self.vtysh_argv(setup), "--config_dir", str(folder), "-b"], check=False)
-        if done.returncode != 0:
-            raise EmulationError(f"FRR refused {setup.hostname}/frr.conf: "
-                                 f"{(done.stdout + done.stderr).strip()[-600:]}")
+    def _all(self, jobs: list[tuple[SwitchSetup, tuple[str, list[str]]]], what: str) -> None:
+        for (setup, _), done in zip(jobs, self.runner.exec_all([job for _, job in jobs])):
+            if done.returncode != 0:
+                raise EmulationError(f"{what} on {setup.hostname} failed: {(done.stdout + done.stderr).strip()[-600:]}")
+
+    def start(self, setups: list[SwitchSetup]) -> None:
+        """Every switch's zebra first (all at once), then its staticd and bgpd, which connect to it."""
+        for setup in setups:
+            folder = self.folder(setup)
+            folder.mkdir(parents=True)
+            (folder / "frr.conf").write_text(setup.files["frr.conf"])
+            (folder / "vtysh.conf").write_text(VTYSH_CONF)
+            for path in (folder.parent, folder, *folder.iterdir()):
+                shutil.chown(path, "frr", "frr")
+            self.started.append(folder)
+        self._all([(s, self._daemon(s, "zebra")) for s in setups], "starting zebra")
+        self._all([(s, self._daemon(s, d)) for s in setups for d in DAEMONS[1:]], "starting staticd and bgpd")
+
+    def apply(self, setups: list[SwitchSetup]) -> None:
+        """``vtysh -b``: each integrated frr.conf into its running daemons, as SONiC boots it."""
+        self._all([(s, (s.ns, [*self.vtysh_argv(s), "--config_dir", str(self.folder(s)), "-b"])) for s in setups],
+                  "FRR refused frr.conf:")
 
     def show(self, setups: list[SwitchSetup], command: str) -> list[dict]:
         """``command``'s JSON from each switch's FRR (asked all at once); {} where FRR gave none."""

@@ -124,10 +124,8 @@ class Runner:
             self.exec(ns, ["sysctl", "-q", "-p", str(folder / "sysctl.conf")])
             self.exec(ns, ["bash", str(folder / "policy-routing.sh")])
         self.log("starting FRR (zebra, staticd, bgpd) on each switch's frr.conf")
-        for setup in plan.switches.values():
-            self.frr.start(setup)
-        for setup in plan.switches.values():
-            self.frr.apply(setup)
+        self.frr.start(list(plan.switches.values()))
+        self.frr.apply(list(plan.switches.values()))
         self.timings["setup"] = time.monotonic() - started
         self.log("waiting for BGP to converge")
         self.timings["convergence"] = self.converge()
@@ -180,5 +178,6 @@ class Runner:
 
     def removal_hint(self) -> str:
         folder = self.workdir or f"/tmp/{self.plan.run_id}-*"
-        return (f"for p in {folder}/*/frr/*.pid; do kill $(cat $p); done; pkill -f '{folder}/rail-ppd-agent.py'; "
+        return (f"for p in {folder}/*/rail-ppd-agent.pid; do kill -- -$(cat $p); done; "
+                f"for p in {folder}/*/frr/*.pid; do kill $(cat $p); done; "
                 f"ip netns list | grep '^{self.plan.run_id}-' | cut -d' ' -f1 | xargs -rn1 ip netns del")

@@ -50,6 +50,7 @@ class Agents:
                                                     "--interval", str(INTERVAL)],
                                                    stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
             log.close()
+            (self.runner.workdir / leaf.ns / "rail-ppd-agent.pid").write_text(f"{self.procs[leaf.ns].pid}\n")
 
     def pending(self) -> dict[str, str]:
         """Each agent's dry run, all at once: hostname -> what it would still change (quiet ones left out)."""

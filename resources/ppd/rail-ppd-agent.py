@@ -40,6 +40,7 @@ RULE_PROTO = "208"                      # linux: the protocol number that marks 
 RULE_PREFIX = "PIN_"                    # every rule the agent owns is named PIN_<downlink>[_D<n>]
 RESOLVED = {"REACHABLE", "STALE", "DELAY", "PROBE", "PERMANENT", "NOARP"}
 STATUS_CHECKS = 30                      # sonic: passes to wait for orchagent's verdict on a written rule
+RETRY_AFTER = 5.0                       # sonic: seconds before a rule orchagent rejected is written again
 
 
 class AgentError(Exception):
@@ -242,10 +243,11 @@ class LinuxBackend:
 class SonicBackend:
     """CONFIG_DB ACL_RULE entries through sonic-db-cli."""
 
-    def __init__(self, pins, vtysh, db_cli):
+    def __init__(self, pins, vtysh, db_cli, retry_after=RETRY_AFTER):
         self.pins, self.vtysh, self.db_cli = pins, vtysh, db_cli
         self.table = pins["acl_table"]
-        self.unconfirmed = {}                       # rule name -> passes left to wait for orchagent's verdict
+        self.retry_after = retry_after
+        self.unconfirmed = {}                       # rule name -> [passes left, earliest time to write it again]
 
     def db(self, *args):
         return run([*self.db_cli, *args], f"sonic-db-cli {args[0]} {args[1]}")
@@ -294,17 +296,19 @@ class SonicBackend:
         if status == "Active":
             del self.unconfirmed[name]
             return False
-        self.unconfirmed[name] -= 1
-        if self.unconfirmed[name] <= 0:
+        waiting = self.unconfirmed[name]
+        waiting[0] -= 1
+        if waiting[0] <= 0:
             del self.unconfirmed[name]
-        return status == "Inactive"
+        # The status may still be the verdict on the version written before: give orchagent time.
+        return status == "Inactive" and time.monotonic() >= waiting[1]
 
     def apply(self, desired):
         write, delete = self.changes(desired)
         for name, fields in write.items():          # replace: drop fields of the old version (e.g. DST_IP)
             self.db("CONFIG_DB", "del", self.key(name))
             self.db("CONFIG_DB", "hset", self.key(name), *[x for kv in sorted(fields.items()) for x in kv])
-            self.unconfirmed[name] = STATUS_CHECKS
+            self.unconfirmed[name] = [STATUS_CHECKS, time.monotonic() + self.retry_after]
         for name in delete:
             self.db("CONFIG_DB", "del", self.key(name))
             self.unconfirmed.pop(name, None)
@@ -336,7 +340,7 @@ def make_backend(args, pins):
     vtysh = shlex.split(args.vtysh)
     if args.backend == "linux":
         return LinuxBackend(pins, vtysh)
-    return SonicBackend(pins, vtysh, shlex.split(args.db_cli))
+    return SonicBackend(pins, vtysh, shlex.split(args.db_cli), args.retry_after)
 
 
 def one_pass(backend, pins, quiet_if_unchanged=True):
@@ -387,6 +391,8 @@ def main(argv=None):
     parser.add_argument("--interval", type=float, default=2.0, metavar="S", help="seconds between passes (run)")
     parser.add_argument("--vtysh", default="vtysh", metavar="CMD", help="how to call FRR's vtysh (default: vtysh)")
     parser.add_argument("--db-cli", default="sonic-db-cli", metavar="CMD", help="sonic backend: the sonic-db-cli command")
+    parser.add_argument("--retry-after", type=float, default=RETRY_AFTER, metavar="S",
+                        help="sonic backend: seconds before a rule orchagent marked Inactive is written again")
     args = parser.parse_args(argv)
     if args.interval <= 0:
         parser.error("--interval must be positive")
