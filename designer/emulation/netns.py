@@ -1,9 +1,10 @@
-"""The runner: turns a `plan.Plan` into namespaces and links with `ip`, and removes them again.
+"""The runner: turns a `plan.Plan` into namespaces, links, FRR instances and PPD agents, and removes them.
 
 Everything it creates lives in namespaces named ``<run id>-...``; veth pairs are created directly
 inside their namespaces (``ip link add A netns N1 type veth peer name B netns N2``), so the host's own
-interfaces, addresses and routes are never touched. Deleting a namespace deletes its veth ends, so
-`Runner.down` only has to delete the namespaces it made.
+interfaces, addresses and routes are never touched. Deleting a namespace deletes its veth ends;
+`Runner.down` first stops the agents and FRR daemons it started (by their processes and pid files in the
+run's temporary folder), then deletes the namespaces it made.
 """
 
 from __future__ import annotations
@@ -180,4 +181,5 @@ class Runner:
         folder = self.workdir or f"/tmp/{self.plan.run_id}-*"
         return (f"for p in {folder}/*/rail-ppd-agent.pid; do kill -- -$(cat $p); done; "
                 f"for p in {folder}/*/frr/*.pid; do kill $(cat $p); done; "
-                f"ip netns list | grep '^{self.plan.run_id}-' | cut -d' ' -f1 | xargs -rn1 ip netns del")
+                f"ip netns list | grep '^{self.plan.run_id}-' | cut -d' ' -f1 | xargs -rn1 ip netns del; "
+                f"rm -rf {folder}")

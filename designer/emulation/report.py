@@ -15,6 +15,9 @@ NOTES = (
     "PPD pins are installed by the bundle's rail-ppd-agent.py run --backend linux on each leaf's "
     "ppd-pins.json: ip rules standing in for the SONiC ACL redirects its sonic backend writes "
     "(orchagent and the ASIC are not run).",
+    "Failover: an uplink fails as a pulled cable (link down at both ends), a spine as a power loss (all its "
+    "links down, so every leaf loses carrier); BGP uses frr.conf's timers (keepalive 3 s, hold 9 s, no BFD: "
+    "SONiC's bgp container runs no bfdd by default) and drops a session at once when its link goes down.",
 )
 
 

@@ -14,6 +14,8 @@ local rules from 9000 down, the agent's per-destination exceptions from 8000 dow
 
 from __future__ import annotations
 
+import weakref
+
 from ..model.addressing import cidr_str, network_of, size
 from ..model.fabric import Fabric
 from ..model.ids import endpoint
@@ -112,15 +114,35 @@ def leaf_server_prefixes(fabric: Fabric, leaf_id: str, links: LeafLinks) -> list
                      if (cidr := fabric.addresses.get(endpoint(leaf_id, port.name)))])
 
 
+_INDEX: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _leaf_index(fabric: Fabric) -> dict[str, tuple[frozenset[str], list[str]]]:
+    """Leaf id -> (the spines it is wired to, its server prefixes), in natural leaf order. Computed once per
+    state of the fabric (every leaf's pins file needs all of it) and dropped at the fabric's next event."""
+    index = _INDEX.get(fabric)
+    if index is None:
+        index = {leaf: (frozenset(ep.partition("/")[0] for _, ep in links.uplinks),
+                        leaf_server_prefixes(fabric, leaf, links))
+                 for leaf, links in all_leaf_links(fabric).items()}
+        _INDEX[fabric] = index
+
+        def forget(event, ref=weakref.ref(fabric)):
+            owner = ref()
+            if owner is not None:
+                _INDEX.pop(owner, None)
+                owner.unsubscribe(forget)
+
+        fabric.subscribe(forget)
+    return index
+
+
 def candidate_order(primary: int, offset: int, uplinks: int) -> list[int]:
     """Uplink indexes to try for a source: its primary, then the others in a rotation that starts
     ``offset`` places after the primary (sources sharing a primary spread over the fallbacks)."""
-    order = [primary]
-    for k in range(uplinks):
-        index = (primary + 1 + offset + k) % uplinks
-        if index not in order:
-            order.append(index)
-    return order
+    start = primary + 1 + offset
+    rotation = [(start + k) % uplinks for k in range(uplinks)]
+    return [primary] + [i for i in rotation if i != primary]
 
 
 def pins_file(fabric: Fabric, leaf_id: str, hostname: str, ppd: dict, vlan: str | None) -> dict:
@@ -132,8 +154,7 @@ def pins_file(fabric: Fabric, leaf_id: str, hostname: str, ppd: dict, vlan: str 
     its link to that leaf), the agent sends the source's traffic to that prefix by the next candidate
     that does. ``l3_interface`` is where a source's packets enter the router: the server VLAN (``vlan``)
     or the downlink port itself."""
-    every = all_leaf_links(fabric)
-    links = every[leaf_id]
+    links = leaf_links(fabric, leaf_id)
     uplinks = {}
     for port, ep in links.uplinks:
         spine_id, _, spine_port = ep.partition("/")
@@ -145,7 +166,6 @@ def pins_file(fabric: Fabric, leaf_id: str, hostname: str, ppd: dict, vlan: str 
                               "spine_port": spine_port}
     names = list(uplinks)
     index = {name: i for i, name in enumerate(names)}
-    spines = {ep.partition("/")[0] for _, ep in links.uplinks}
     shared: dict[str, int] = {}
     pins = []
     for pin in ppd["pins"]:
@@ -156,10 +176,10 @@ def pins_file(fabric: Fabric, leaf_id: str, hostname: str, ppd: dict, vlan: str 
                      "l3_interface": vlan or pin["downlink"], "source": pin["source_prefix"],
                      "priority": pin["priority"], "exception_priority": pin["exception_priority"],
                      "candidates": [names[i] for i in order]})
-    destinations = []
-    for other, other_links in every.items():
-        if other != leaf_id and spines & {ep.partition("/")[0] for _, ep in other_links.uplinks}:
-            destinations += leaf_server_prefixes(fabric, other, other_links)
+    index = _leaf_index(fabric)
+    spines = index[leaf_id][0]
+    destinations = [prefix for other, (their_spines, prefixes) in index.items()
+                    if other != leaf_id and spines & their_spines for prefix in prefixes]
     return {
         "format": PINS_FORMAT,
         "hostname": hostname,
