@@ -30,6 +30,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from .errors import EmulationError
 from .netns import Runner
 from .plan import Candidate, Endpoint, PinCheck, Plan
 
@@ -59,7 +60,7 @@ def expect(procs: dict[str, subprocess.Popen], word: str) -> None:
     for ns, proc in procs.items():
         line = proc.stdout.readline().strip()
         if line != word:
-            raise RuntimeError(f"probe agent in {ns} said {line!r} instead of {word!r}: "
+            raise EmulationError(f"probe agent in {ns} said {line!r} instead of {word!r}: "
                                f"{proc.stderr.read().strip()[-400:]}")
 
 

@@ -149,11 +149,11 @@ def pins_file(fabric: Fabric, leaf_id: str, hostname: str, ppd: dict, vlan: str 
     """``switches/<leaf>/ppd-pins.json``: what rail-ppd-agent needs on this leaf (PPD-CONTRACT.md item 2).
 
     Per pinned source an ordered candidate list of uplink ports (``uplinks`` gives each one's next hop and
-    spine): the primary from the 1:1 / n:1 rule first, then the other uplinks. ``destinations`` are the server prefixes of every other
-    leaf that shares a spine with this one: when the chosen spine does not advertise one of them (it lost
-    its link to that leaf), the agent sends the source's traffic to that prefix by the next candidate
-    that does. ``l3_interface`` is where a source's packets enter the router: the server VLAN (``vlan``)
-    or the downlink port itself."""
+    spine): the primary from the 1:1 / n:1 rule first, then the other uplinks. ``destinations`` are the
+    server prefixes of every other leaf that shares a spine with this one: when the chosen spine does not
+    advertise one of them (it lost its link to that leaf), the agent sends the source's traffic to that
+    prefix by the next candidate that does. ``l3_interface`` is where a source's packets enter the router:
+    the server VLAN (``vlan``) or the downlink port itself."""
     links = leaf_links(fabric, leaf_id)
     uplinks = {}
     for port, ep in links.uplinks:

@@ -27,7 +27,6 @@ Exit status: 0 done, 1 a pass failed (e.g. vtysh or sonic-db-cli did not answer)
 
 import argparse
 import json
-import os
 import select
 import shlex
 import signal
@@ -390,7 +389,8 @@ def main(argv=None):
     parser.add_argument("--pins", required=True, metavar="FILE", help="this leaf's ppd-pins.json")
     parser.add_argument("--interval", type=float, default=2.0, metavar="S", help="seconds between passes (run)")
     parser.add_argument("--vtysh", default="vtysh", metavar="CMD", help="how to call FRR's vtysh (default: vtysh)")
-    parser.add_argument("--db-cli", default="sonic-db-cli", metavar="CMD", help="sonic backend: the sonic-db-cli command")
+    parser.add_argument("--db-cli", default="sonic-db-cli", metavar="CMD",
+                        help="sonic backend: the sonic-db-cli command")
     parser.add_argument("--retry-after", type=float, default=RETRY_AFTER, metavar="S",
                         help="sonic backend: seconds before a rule orchagent marked Inactive is written again")
     args = parser.parse_args(argv)

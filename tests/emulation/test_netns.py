@@ -62,12 +62,17 @@ VARIANTS = {
 }
 
 
-@pytest.fixture(scope="module", params=list(VARIANTS))
-def run(request):
-    """One emulation (with both failover scenarios) per variant, shared by the tests below."""
+WITH_SPINES = [name for name in VARIANTS if not name.startswith("rail-only")]
+_RUNS: dict[str, tuple] = {}
+
+
+def _run(name: str) -> tuple:
+    """One emulation (with both failover scenarios) per variant, shared by every test that asks for it."""
+    if name in _RUNS:
+        return _RUNS[name]
     _environment()
     from tests.conftest import preset_fabric
-    preset, overrides = VARIANTS[request.param]
+    preset, overrides = VARIANTS[name]
     fabric = preset_fabric(preset, **overrides)
     tables = {}
 
@@ -76,13 +81,24 @@ def run(request):
         tables.update(zip((s.device for s in spines), runner.frr.routes(spines)))
 
     started = time.monotonic()
-    result = emulate(fabric, after_setup=read_spine_tables, run_id=f"rdt{os.getpid()}v{list(VARIANTS).index(request.param)}")
-    print(f"\n{request.param}: {time.monotonic() - started:.1f} s "
+    result = emulate(fabric, after_setup=read_spine_tables, run_id=f"rdt{os.getpid()}v{list(VARIANTS).index(name)}")
+    print(f"\n{name}: {time.monotonic() - started:.1f} s "
           + ", ".join(f"{k} {v:.1f}" for k, v in result.timings.items()))
     for row in result.rows:
         if row.kind.startswith("flow") and "outage" in row.detail:
             print(f"  {row.kind} {row.source} -> {row.target}: {row.detail}")
-    return request.param, fabric, result, tables
+    _RUNS[name] = (name, fabric, result, tables)
+    return _RUNS[name]
+
+
+@pytest.fixture(scope="module", params=list(VARIANTS))
+def run(request):
+    return _run(request.param)
+
+
+@pytest.fixture(scope="module", params=WITH_SPINES)
+def spined_run(request):
+    return _run(request.param)
 
 
 def test_every_row_passes_on_real_frr_and_nothing_is_left(run):
@@ -98,12 +114,11 @@ def test_every_row_passes_on_real_frr_and_nothing_is_left(run):
     assert _prefix(plan.run_id) == [] and _frr_daemons(plan.run_id) == []
 
 
-def test_a_spines_bgp_table_from_frr_holds_every_leafs_server_prefixes(run):
+def test_a_spines_bgp_table_from_frr_holds_every_leafs_server_prefixes(spined_run):
     """Read from FRR itself: every NIC behind every leaf a spine is wired to is covered by a route that spine
     learnt, originated by that leaf (the last ASN of the path). Fails on p2p31 without the discard routes."""
-    name, fabric, result, tables = run
-    if not tables:
-        pytest.skip(f"{name} is rail-only: no spines")
+    name, fabric, result, tables = spined_run
+    assert tables
     for spine, table in tables.items():
         routes = [(ipaddress.ip_network(prefix), path["path"].split()[-1] if path.get("path") else "")
                   for prefix, paths in table.items() for path in paths if path.get("valid")]
@@ -118,11 +133,10 @@ def test_a_spines_bgp_table_from_frr_holds_every_leafs_server_prefixes(run):
                     f"{name}: {spine} has no route for {nic} ({address}) from {leaf}"
 
 
-def test_failover_moves_pins_and_every_flow_is_delivered_again(run):
-    name, fabric, result, _ = run
+def test_failover_moves_pins_and_every_flow_is_delivered_again(spined_run):
+    name, fabric, result, _ = spined_run
     plan = result.plan
-    if not plan.pins:
-        pytest.skip(f"{name} is rail-only: nothing is pinned")
+    assert plan.pins
     scenarios = sorted({r.kind for r in result.rows if r.kind.startswith("flow [")})
     assert [s.split("[")[1].split()[0] for s in scenarios] == ["spine", "uplink"]
     for scenario in scenarios:

@@ -120,7 +120,8 @@ def redis(tmp_path):
                              "--dir", str(tmp_path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         for _ in range(100):
-            if subprocess.run(["redis-cli", "-p", str(port), "ping"], capture_output=True, text=True).stdout.strip() == "PONG":
+            ping = subprocess.run(["redis-cli", "-p", str(port), "ping"], capture_output=True, text=True)
+            if ping.stdout.strip() == "PONG":
                 break
             time.sleep(0.05)
         shim = tmp_path / "sonic-db-cli"
