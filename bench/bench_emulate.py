@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -43,7 +44,7 @@ def main() -> int:
     if problem:
         print(f"bench_emulate: {problem}", file=sys.stderr)
         return 2
-    rows = []
+    rows, recoveries = [], []
     for n, (preset, overrides) in enumerate(SIZES):
         fabric = build(load_preset(preset).spec(**overrides), builtin_catalog())
         started = time.monotonic()
@@ -57,11 +58,31 @@ def main() -> int:
                      " / ".join(f"{v:.1f}" for v in scenario) or "-", " / ".join(f"{v:.1f}" for v in restored) or "-",
                      f"{total:.1f}", "all passed" if not failed else f"{failed} FAILED"])
         print(" | ".join(rows[-1]), file=sys.stderr)
+        recoveries += recovery_lines(label(preset, overrides), result.rows)
     head = ["design", "ns", "rows", *COLUMNS, "converge broken", "converge restored", "total s", "result"]
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
     for r in [head, *rows]:
         print("  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip())
+    if recoveries:
+        print("\nrecovery of the flows whose path crossed the failure (seconds without a reply, 20 ms probes):")
+        print("\n".join(recoveries))
     return 0
+
+
+def recovery_lines(design: str, result_rows) -> list[str]:
+    """Per scenario: how many flows it hit, their outage when it broke and when it came back
+    (min / median / max), and the probes the untouched flows lost (must be 0)."""
+    out = []
+    for scenario in sorted({r.kind for r in result_rows if r.kind.startswith("flow [")}):
+        flows = [r for r in result_rows if r.kind == scenario]
+        hit = [r.outages for r in flows if r.outages is not None]
+        untouched = [r for r in flows if r.outages is None]
+        spread = lambda xs: (f"{min(xs):.2f} / {statistics.median(xs):.2f} / {max(xs):.2f}" if xs  # noqa: E731
+                             else "-")
+        out.append(f"  {design}, {scenario[len('flow ['):-1]}: {len(hit)} of {len(flows)} flows hit; broke "
+                   f"{spread([b for b, _ in hit])}; came back {spread([c for _, c in hit])}; untouched flows "
+                   f"{'lost nothing' if all(r.ok for r in untouched) else 'LOST PROBES'}")
+    return out
 
 
 if __name__ == "__main__":

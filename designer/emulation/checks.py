@@ -45,6 +45,7 @@ class Row:
     target: str
     ok: bool
     detail: str
+    outages: tuple[float, float] | None = None   # flow rows on a broken path: seconds lost when it broke, came back
 
 
 def spawn(ns: str, script: Path, config: dict) -> subprocess.Popen:

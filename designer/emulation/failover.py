@@ -102,11 +102,12 @@ def judge_flow(plan: Plan, pin: PinCheck, back: PinCheck | None, flow: dict, fai
     if not affected:
         ok = lost == 0
         detail = f"path untouched: {'no probe lost' if ok else f'{lost} probes lost'} of {len(flow['sent'])}"
-    else:
-        ok = not never and len(flow["answered"]) > 0
-        detail = f"outage {gone}, {came} ({lost} of {len(flow['sent'])} probes lost)" if not never else \
-            "not delivered again after convergence"
-    return Row(failure.tag("flow"), pin.nic, pin.dest_label, ok, detail)
+        return Row(failure.tag("flow"), pin.nic, pin.dest_label, ok, detail)
+    ok = not never and len(flow["answered"]) > 0
+    detail = (f"outage {gone}, {came} ({lost} of {len(flow['sent'])} probes lost)" if not never
+              else "not delivered again after convergence")
+    return Row(failure.tag("flow"), pin.nic, pin.dest_label, ok, detail,
+               (max(broke, default=0.0), max(returned, default=0.0)))
 
 
 def run_failovers(runner: Runner) -> list[Row]:

@@ -40,11 +40,13 @@ def table(rows: list[Row], colour: bool = False) -> str:
 
 def summary(plan: Plan, rows: list[Row]) -> str:
     failed = sum(not r.ok for r in rows)
-    count = {kind: sum(r.kind.partition(" ")[0] == kind for r in rows)
-             for kind in ("routes", "ping", "pin", "rule", "flow")}
+    count = {kind: sum(r.kind == kind for r in rows) for kind in ("routes", "ping", "pin", "rule")}
+    flows = sum(r.kind.startswith("flow [") for r in rows)
+    broken = sum("[" in r.kind and not r.kind.startswith("flow [") for r in rows)
     lines = [f"{len(plan.namespaces)} namespaces, {len(plan.cables)} veth pairs; {count['routes']} BGP tables, "
-             f"{count['ping']} NIC pairs, {count['pin']} leaf pins, {count['rule']} host rules, "
-             f"{count['flow']} flows through failures: " + (f"{failed} FAILED" if failed else "all passed")]
+             f"{count['ping']} NIC pairs, {count['pin']} leaf pins, {count['rule']} host rules"
+             + (f"; failover: {flows} flows, {broken} checks while broken and after the repair" if flows else "")
+             + ": " + (f"{failed} FAILED" if failed else "all passed")]
     lines += [f"note: {n}" for n in NOTES]
     if plan.skipped_redirects:
         lines.append(f"note: config_db.json carries {plan.skipped_redirects} REDIRECT rules; they are not applied "
