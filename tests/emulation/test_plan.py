@@ -183,3 +183,27 @@ def test_off_rail_address_avoids_every_pool():
     a = fabric.settings.addressing
     fabric.set_settings(replace(fabric.settings, addressing=replace(a, fabric_pool="198.51.100.0/24")))
     assert off_rail_address(fabric) == "203.0.113.1"
+
+
+def test_convergence_that_never_comes_names_the_switch_and_the_session(fabric):
+    """The wait is bounded and says which session kept it waiting (a stand-in FRR whose sessions stay Active)."""
+    from designer.emulation.frr import wait_converged
+
+    class StuckFrr:
+        def peers(self, setups):
+            return [{s.peer_ip: {"state": "Active", "pfxRcd": 0, "pfxSnt": 0} for s in setup.sessions}
+                    for setup in setups]
+
+    plan = make_plan(fabric, "rd1")
+    with pytest.raises(EmulationError, match=r"BGP did not converge in 0 s: spine-01's session to 10\.254\.0\.1 "
+                                             r"\(su1-leaf-r0\) is Active, expected Established"):
+        wait_converged(StuckFrr(), plan, timeout=0.3)
+    # A session over a cable that is down must be down: Established there is not converged either.
+    down = {plan.switches["rd1-su1-leaf-r0"].sessions[0].cable}
+
+    class AllUp(StuckFrr):
+        def peers(self, setups):
+            return [{s.peer_ip: {"state": "Established"} for s in setup.sessions} for setup in setups]
+
+    with pytest.raises(EmulationError, match=r"is Established, expected down"):
+        wait_converged(AllUp(), plan, down_cables=down, timeout=0.3)
