@@ -19,6 +19,7 @@ from .frr import Frr
 from .plan import Plan, SwitchSetup
 
 INTERVAL = 1.0              # seconds between passes; link, route and neighbour events wake the agent at once
+RESTORE_DELAY = 2.0         # wait-to-restore (the agent's default is 5 s): shorter, to keep the runs short
 QUIET_TIMEOUT = 30.0
 
 
@@ -47,7 +48,7 @@ class Agents:
             (self.runner.workdir / leaf.ns / "ppd-pins.json").write_text(leaf.files["ppd-pins.json"])
             log = open(self.runner.workdir / leaf.ns / "rail-ppd-agent.log", "w")
             self.procs[leaf.ns] = subprocess.Popen(["ip", "netns", "exec", leaf.ns, *self.argv(leaf, "run"),
-                                                    "--interval", str(INTERVAL)],
+                                                    "--interval", str(INTERVAL), "--restore-delay", str(RESTORE_DELAY)],
                                                    stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
             log.close()
             (self.runner.workdir / leaf.ns / "rail-ppd-agent.pid").write_text(f"{self.procs[leaf.ns].pid}\n")

@@ -6,9 +6,10 @@ Shipped in the rail-designer bundle as ``ppd/rail-ppd-agent.py``; Python 3 stand
 and keeps, for every source, one pin on the first *healthy* candidate: uplink port oper-up, the next hop's
 neighbour resolved and the BGP session to it Established. When the chosen spine does not advertise one of
 the file's ``destinations`` (it lost its own link to that leaf), the source's traffic to that prefix goes
-by the next healthy candidate that does (an exception rule above the pin). When the primary is healthy
-again, the source moves back. Sources with no healthy candidate get no pin: the leaf's normal (ECMP)
-routing carries them.
+by the next healthy candidate that does (an exception rule above the pin). Failures act at once; what
+comes back is trusted once it has worked for ``--restore-delay`` seconds (wait-to-restore, 5 s): then the
+source moves back to its primary, or drops the exception. Sources with no healthy candidate get no pin:
+the leaf's normal (ECMP) routing carries them.
 
   rail-ppd-agent.py run    --backend sonic|linux --pins FILE [--interval S]   reconcile every S seconds and
                                                                             whenever a link, route or neighbour changes
@@ -39,6 +40,7 @@ RULE_PROTO = "208"                      # linux: the protocol number that marks 
 RULE_PREFIX = "PIN_"                    # every rule the agent owns is named PIN_<downlink>[_D<n>]
 RESOLVED = {"REACHABLE", "STALE", "DELAY", "PROBE", "PERMANENT", "NOARP"}
 STATUS_CHECKS = 30                      # sonic: passes to wait for orchagent's verdict on a written rule
+RESTORE_DELAY = 5.0                     # run: wait-to-restore of a failed uplink, seconds
 RETRY_AFTER = 5.0                       # sonic: seconds before a rule orchagent rejected is written again
 
 
@@ -93,13 +95,60 @@ class Health:
         self.neighbours = set(neighbours)          # (port, ip)
         self.established = set(established)        # peer ip
         self.adverts = adverts                     # prefix -> set of peer ips with a valid path
+        self.held = set()                          # uplinks healthy again but still waiting to be used (run)
 
-    def healthy(self, c):
+    def working(self, c):
         return (c["uplink"] in self.ports_up and (c["uplink"], c["next_hop"]) in self.neighbours
                 and c["next_hop"] in self.established)
 
+    def healthy(self, c):
+        return c["uplink"] not in self.held and self.working(c)
+
     def advertises(self, c, prefix):
         return c["next_hop"] in self.adverts.get(prefix, ())
+
+
+class WaitToRestore:
+    """What failed is trusted again only once it has worked for ``delay`` seconds in a row (the
+    wait-to-restore of protection switching): an uplink before its sources move back, a spine's
+    advertisement of a destination before the exception that avoided it is dropped. The tables along
+    the path settle first, and a flapping link does not drag its flows along. What never failed is
+    trusted at once."""
+
+    def __init__(self, delay):
+        self.delay = delay
+        self.failed = set()
+        self.working_since = {}
+        self.last_held = set()
+
+    def _trust(self, key, works, now):
+        if not works:
+            self.failed.add(key)
+            self.working_since.pop(key, None)
+            return False
+        if key not in self.failed:
+            return True
+        since = self.working_since.setdefault(key, now)
+        if now - since < self.delay:
+            return False
+        self.failed.discard(key)
+        del self.working_since[key]
+        return True
+
+    def hold(self, pins, health, now):
+        """Mark in ``health`` what works again but is not trusted yet; returns whether that changed."""
+        for port, next_hop in uplinks_of(pins):
+            if not self._trust(port, health.working({"uplink": port, "next_hop": next_hop}), now):
+                if health.working({"uplink": port, "next_hop": next_hop}):
+                    health.held.add(port)
+            for prefix in pins["destinations"]:
+                peers = health.adverts.get(prefix, set())
+                if not self._trust((next_hop, prefix), next_hop in peers, now) and next_hop in peers:
+                    health.adverts[prefix] = peers - {next_hop}
+                    health.held.add(f"{prefix} from {next_hop}")
+        changed = health.held != self.last_held
+        self.last_held = set(health.held)
+        return changed
 
 
 def decide(pins, health):
@@ -342,8 +391,11 @@ def make_backend(args, pins):
     return SonicBackend(pins, vtysh, shlex.split(args.db_cli), args.retry_after)
 
 
-def one_pass(backend, pins, quiet_if_unchanged=True):
-    desired = decide(pins, backend.health())
+def one_pass(backend, pins, quiet_if_unchanged=True, restore=None):
+    health = backend.health()
+    if restore is not None and restore.hold(pins, health, time.monotonic()) and health.held:
+        log(f"waiting to restore {', '.join(sorted(health.held))}")
+    desired = decide(pins, health)
     changed = backend.apply(desired)
     if changed or not quiet_if_unchanged:
         log(f"{changed} change(s); {len(desired)} rule(s): " + "; ".join(describe(n, r) for n, r in desired.items()))
@@ -359,12 +411,13 @@ def watch_events():
         return None
 
 
-def serve(backend, pins, interval):
+def serve(backend, pins, interval, restore_delay):
     monitor = watch_events()
+    restore = WaitToRestore(restore_delay)
     try:
         while True:
             try:
-                one_pass(backend, pins)
+                one_pass(backend, pins, restore=restore)
             except AgentError as exc:
                 log(f"pass failed, keeping the rules as they are: {exc}")
             if monitor is None:
@@ -388,14 +441,16 @@ def main(argv=None):
     parser.add_argument("--backend", choices=["sonic", "linux"], required=True)
     parser.add_argument("--pins", required=True, metavar="FILE", help="this leaf's ppd-pins.json")
     parser.add_argument("--interval", type=float, default=2.0, metavar="S", help="seconds between passes (run)")
+    parser.add_argument("--restore-delay", type=float, default=RESTORE_DELAY, metavar="S",
+                        help="run: seconds a failed uplink must work again before flows move back to it")
     parser.add_argument("--vtysh", default="vtysh", metavar="CMD", help="how to call FRR's vtysh (default: vtysh)")
     parser.add_argument("--db-cli", default="sonic-db-cli", metavar="CMD",
                         help="sonic backend: the sonic-db-cli command")
     parser.add_argument("--retry-after", type=float, default=RETRY_AFTER, metavar="S",
                         help="sonic backend: seconds before a rule orchagent marked Inactive is written again")
     args = parser.parse_args(argv)
-    if args.interval <= 0:
-        parser.error("--interval must be positive")
+    if args.interval <= 0 or args.restore_delay < 0:
+        parser.error("--interval must be positive and --restore-delay not negative")
     try:
         pins = load_pins(args.pins)
     except AgentError as exc:
@@ -406,7 +461,7 @@ def main(argv=None):
         if args.verb == "run":
             signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(0))    # so `ip monitor` is stopped too
             log(f"{pins['hostname']}: {len(pins['pins'])} pinned sources, backend {args.backend}")
-            serve(backend, pins, args.interval)
+            serve(backend, pins, args.interval, args.restore_delay)
         elif args.verb == "once":
             one_pass(backend, pins, quiet_if_unchanged=False)
         elif args.verb == "plan":

@@ -100,3 +100,29 @@ def test_the_agent_is_standard_library_only():
     imported = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
     imported |= {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
     assert imported <= set(sys.stdlib_module_names)
+
+
+def test_wait_to_restore_holds_a_returning_uplink_until_it_has_worked_long_enough(tmp_path):
+    p = pins(tmp_path)
+    restore = agent.WaitToRestore(5.0)
+    assert not restore.hold(p, health(), 0.0)                         # nothing ever failed: trusted at once
+    restore.hold(p, health(up=("Ethernet248",)), 1.0)                  # Ethernet240 fails
+    for now, held in ((2.0, True), (6.9, True), (7.0, False)):        # works again from 2.0 on
+        h = health()
+        restore.hold(p, h, now)
+        assert (agent.decide(p, h)["PIN_Ethernet0"]["uplink"] == "Ethernet248") is held, now
+
+
+def test_wait_to_restore_keeps_an_exception_until_the_spines_route_is_back_long_enough(tmp_path):
+    p = pins(tmp_path)
+    restore = agent.WaitToRestore(5.0)
+    lost = {"10.0.0.4/30": {"10.254.0.2"}, "10.0.0.8/30": {"10.254.0.0", "10.254.0.2"}}
+    h = health(adverts=lost)
+    restore.hold(p, h, 1.0)                                           # spine-01 lost its link to that leaf
+    assert "PIN_Ethernet0_D0" in agent.decide(p, h)
+    for now, held in ((2.0, True), (6.9, True), (7.0, False)):        # spine-01 advertises it again from 2.0
+        h = health()
+        restore.hold(p, h, now)
+        rules = agent.decide(p, h)
+        assert ("PIN_Ethernet0_D0" in rules) is held, now
+        assert rules["PIN_Ethernet0"]["uplink"] == "Ethernet240"       # the uplink itself never failed
