@@ -10,8 +10,8 @@ the rendered file, become `ip -batch` lines:
 - ``<port>|<a>`` and ``Vlan<id>|<a>`` -> addresses; VLAN + VLAN_MEMBER -> a bridge and its members;
 - an ACL rule with ``PACKET_ACTION: FORWARD`` and ``DST_IP`` on an ingress L3 table -> ``ip rule to <dst>
   iif <where the bound ports' packets enter routing> lookup main`` at pref ``10000 - PRIORITY`` (the
-  same order the PPD agent's rules use). REDIRECT rules are left out: the pins are rail-ppd-agent's
-  (PPD-CONTRACT.md item 1); they are counted so the report can say so.
+  same order the PPD agent's rules use). REDIRECT rules are left out: installing pins is
+  rail-ppd-agent's job; they are counted so the report can say so.
 """
 
 from __future__ import annotations

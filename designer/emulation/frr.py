@@ -94,14 +94,18 @@ class Frr:
         return [d.get("routes", {}) for d in self.show(setups, "show bgp ipv4 unicast json")]
 
     def stop(self) -> None:
-        """SIGTERM every daemon this run started (by its pid file), then SIGKILL what is left."""
-        pids = []
+        """SIGTERM every daemon this run started, then SIGKILL what is left. Daemons are found by their pid
+        files and, for one interrupted before it wrote its pid file, by the run's folder in their command
+        line (a fresh mkdtemp path, so nothing else matches)."""
+        pids = set()
         for folder in self.started:
             for daemon in DAEMONS:
                 try:
-                    pids.append(int((folder / f"{daemon}.pid").read_text().strip()))
+                    pids.add(int((folder / f"{daemon}.pid").read_text().strip()))
                 except (OSError, ValueError):
                     pass
+        if self.started:
+            pids |= processes_using(str(self.runner.workdir) + "/")
         for sig in (signal.SIGTERM, signal.SIGKILL):
             for pid in pids:
                 try:
@@ -110,9 +114,23 @@ class Frr:
                     pass
             deadline = time.monotonic() + 3
             while pids and time.monotonic() < deadline:
-                pids = [p for p in pids if Path(f"/proc/{p}").exists()]
+                pids = {p for p in pids if Path(f"/proc/{p}").exists()}
                 time.sleep(0.05)
         self.started = []
+
+
+def processes_using(path: str) -> set[int]:
+    """Pids (not this one) whose command line names ``path``."""
+    found = set()
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit() or int(proc.name) == os.getpid():
+            continue
+        try:
+            if path.encode() in (proc / "cmdline").read_bytes():
+                found.add(int(proc.name))
+        except OSError:
+            continue
+    return found
 
 
 def _expected_up(plan: Plan, setup: SwitchSetup, session, down_cables: set[str], down_devices: set[str]) -> bool:

@@ -85,13 +85,21 @@ class Runner:
         return done
 
     def exec_all(self, jobs: list[tuple[str, list[str]]]) -> list[subprocess.CompletedProcess]:
-        """Run each ``(namespace, argv)`` at once (they are independent reads), results in order."""
-        procs = [subprocess.Popen(["ip", "netns", "exec", ns, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                  text=True) for ns, argv in jobs]
+        """Run each ``(namespace, argv)`` at once (independent commands), results in order. Interrupted (a
+        signal, an error), it waits for every one it started, so none outlives the namespaces."""
+        procs: list[subprocess.Popen] = []
         out = []
-        for proc in procs:
-            stdout, stderr = proc.communicate()
-            out.append(subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr))
+        try:
+            for ns, argv in jobs:
+                procs.append(subprocess.Popen(["ip", "netns", "exec", ns, *argv], stdout=subprocess.PIPE,
+                                              stderr=subprocess.PIPE, text=True))
+            for proc in procs:
+                stdout, stderr = proc.communicate()
+                out.append(subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr))
+        finally:
+            for proc in procs:
+                if proc.returncode is None:
+                    proc.communicate()
         return out
 
     def batch(self, ns: str | None, lines: list[str], what: str) -> None:

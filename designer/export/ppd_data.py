@@ -146,7 +146,7 @@ def candidate_order(primary: int, offset: int, uplinks: int) -> list[int]:
 
 
 def pins_file(fabric: Fabric, leaf_id: str, hostname: str, ppd: dict, vlan: str | None) -> dict:
-    """``switches/<leaf>/ppd-pins.json``: what rail-ppd-agent needs on this leaf (PPD-CONTRACT.md item 2).
+    """``switches/<leaf>/ppd-pins.json``: what rail-ppd-agent needs on this leaf.
 
     Per pinned source an ordered candidate list of uplink ports (``uplinks`` gives each one's next hop and
     spine): the primary from the 1:1 / n:1 rule first, then the other uplinks. ``destinations`` are the
