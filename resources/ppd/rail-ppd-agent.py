@@ -49,7 +49,8 @@ class AgentError(Exception):
 
 
 def log(text):
-    sys.stdout.write(time.strftime("%H:%M:%S ") + text + "\n")
+    now = time.time()
+    sys.stdout.write(time.strftime("%H:%M:%S", time.localtime(now)) + f".{int(now * 1000) % 1000:03d} " + text + "\n")
     sys.stdout.flush()
 
 
