@@ -186,7 +186,7 @@ class Runner:
         self._saved_limits = {}
 
     def removal_hint(self) -> str:
-        folder = self.workdir or f"/tmp/{self.plan.run_id}-*"
+        folder = self.workdir or f"{tempfile.gettempdir()}/{self.plan.run_id}-*"
         return (f"for p in {folder}/*/rail-ppd-agent.pid; do kill -- -$(cat $p); done; "
                 f"for p in {folder}/*/frr/*.pid; do kill $(cat $p); done; "
                 f"ip netns list | grep '^{self.plan.run_id}-' | cut -d' ' -f1 | xargs -rn1 ip netns del; "

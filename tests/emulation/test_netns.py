@@ -11,6 +11,7 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -44,8 +45,8 @@ def _prefix(run_id: str) -> list[str]:
 
 
 def _frr_daemons(run_id: str) -> list[str]:
-    """FRR daemons or PPD agents still running from a run's folder (/tmp/<run id>-...)."""
-    out = subprocess.run(["pgrep", "-af", f"/tmp/{run_id}-"], capture_output=True, text=True).stdout
+    """FRR daemons or PPD agents still running from a run's folder (<temp dir>/<run id>-...)."""
+    out = subprocess.run(["pgrep", "-af", f"{tempfile.gettempdir()}/{run_id}-"], capture_output=True, text=True).stdout
     return [line for line in out.splitlines() if "pgrep" not in line]
 
 
