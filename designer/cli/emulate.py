@@ -11,13 +11,16 @@ def register(sub) -> None:
     p = sub.add_parser(
         "emulate", help="build the fabric in Linux network namespaces and check it (root)",
         description="Builds a small design in network namespaces (one per server and switch, a veth pair per "
-                    "cable), runs each host's exported policy-routing.sh and sysctl.conf unchanged, makes the "
-                    "switches Linux routers with the bundle's addresses, eBGP's routes (static; FRR is not run) "
-                    "and the PPD pins as ip rules, then checks that every rail NIC reaches every other NIC of "
-                    "its rail with replies on the NIC the request arrived on, and that each leaf pins "
-                    "cross-leaf flows to their uplink. Exit status 1 when a check fails, 2 when the design or "
-                    "the machine cannot run it (needs root and `ip netns`; at most 64 namespaces, 256 cables). "
-                    "Everything it creates is removed on exit, on error and on Ctrl+C.")
+                    "cable) and runs the bundle's own files unchanged: each host's policy-routing.sh and "
+                    "sysctl.conf; each switch's config_db.json (ports, addresses, VLAN, the PPD ACL's local "
+                    "rules), FRR's zebra, staticd and bgpd on its frr.conf, and on each leaf rail-ppd-agent.py "
+                    "(linux backend) on its ppd-pins.json. Once BGP has converged it checks every switch's BGP "
+                    "table, that every rail NIC reaches every other NIC of its rail with replies on the NIC the "
+                    "request arrived on, and that each leaf pins cross-leaf flows to their uplink; then it pulls "
+                    "one leaf uplink and powers off one spine (each restored after), with a flow per pinned NIC "
+                    "probed every 20 ms, and reports each flow's outage. Exit status 1 when a check fails, 2 "
+                    "when the design or the machine cannot run it (needs root, `ip netns` and FRR; at most 64 "
+                    "namespaces, 256 cables). Everything it creates is removed on exit, on error and on Ctrl+C.")
     p.add_argument("file")
     p.add_argument("--keep", action="store_true",
                    help="leave the namespaces for debugging (prints how to remove them)")
@@ -26,6 +29,8 @@ def register(sub) -> None:
                         "(device id or host name), e.g. to break a host by hand; repeatable")
     p.add_argument("--catalog", action="append", default=[], metavar="FILE", help="extra hardware catalog")
     p.add_argument("--quiet", action="store_true", help="print only failing rows and the summary")
+    p.add_argument("--no-failover", action="store_true",
+                   help="skip the uplink and spine failure scenarios (faster)")
     p.set_defaults(run=run_emulate)
 
 
@@ -55,13 +60,15 @@ def run_emulate(args) -> int:
     fabric = load_design(args.file, args.catalog)
     hook = _exec_hook(fabric, args.execs)
     try:
-        result = emulate(fabric, keep=args.keep, after_setup=hook,
+        result = emulate(fabric, keep=args.keep, after_setup=hook, failover=not args.no_failover,
                          log=lambda text: print(text, file=sys.stderr))
     except EmulationError as exc:
         raise CliError(str(exc)) from None
     rows = [r for r in result.rows if not r.ok] if args.quiet else result.rows
     sys.stdout.write(table(rows, colour=sys.stdout.isatty()) if rows else "")
     sys.stdout.write(summary(result.plan, result.rows))
+    if result.timings:
+        print("timings: " + ", ".join(f"{k} {v:.1f} s" for k, v in result.timings.items()))
     if result.kept:
         print(f"namespaces kept ({result.plan.run_id}-*); remove them with: {result.removal_hint}")
     return EXIT_OK if result.ok else EXIT_FINDINGS

@@ -9,12 +9,14 @@ from __future__ import annotations
 import os
 import signal
 import threading
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Callable
 
 from ..model.fabric import Fabric
 from .checks import Row, run_checks
+from .failover import run_failovers
 from .netns import Runner, environment_problem, free_run_id
 from .plan import EmulationError, Plan, make_plan
 
@@ -27,6 +29,7 @@ class EmulationResult:
     rows: list[Row]
     kept: bool
     removal_hint: str
+    timings: dict[str, float]                # seconds: setup, convergence, checks, each failover, teardown
 
     @property
     def ok(self) -> bool:
@@ -67,10 +70,12 @@ def _signals_blocked():
 
 
 def emulate(fabric: Fabric, *, keep: bool = False, after_setup: Callable[[Runner], None] | None = None,
-            run_id: str | None = None, log: Callable[[str], None] | None = None) -> EmulationResult:
+            run_id: str | None = None, log: Callable[[str], None] | None = None,
+            failover: bool = True) -> EmulationResult:
     """Build, check, tear down. ``after_setup(runner)`` runs once everything is configured and before the
-    checks (e.g. ``runner.exec(ns, [...])`` to break a host by hand). Raises EmulationError with one
-    readable message when the environment or the design cannot be emulated."""
+    checks (e.g. ``runner.exec(ns, [...])`` to break a host by hand). With ``failover`` the uplink and spine
+    scenarios (`failover.run_failovers`) run after the checks. Raises EmulationError with one readable
+    message when the environment or the design cannot be emulated."""
     problem = environment_problem()
     if problem:
         raise EmulationError(problem)
@@ -82,14 +87,22 @@ def emulate(fabric: Fabric, *, keep: bool = False, after_setup: Callable[[Runner
                 runner.up()
                 if after_setup is not None:
                     after_setup(runner)
+                checked = time.monotonic()
                 rows = run_checks(runner, plan)
+                runner.timings["checks"] = time.monotonic() - checked
+                if failover:
+                    failing = time.monotonic()
+                    rows += run_failovers(runner)
+                    runner.timings["failover"] = time.monotonic() - failing
             except _Terminated:
                 raise KeyboardInterrupt from None
     finally:
         if not keep:
+            down = time.monotonic()
             with _signals_blocked():
                 left = runner.down()
+            runner.timings["teardown"] = time.monotonic() - down
             if left:
                 raise EmulationError(f"could not remove namespaces {', '.join(left)}; remove them with: "
                                      f"{runner.removal_hint()}")
-    return EmulationResult(plan, rows, keep, runner.removal_hint())
+    return EmulationResult(plan, rows, keep, runner.removal_hint(), runner.timings)

@@ -25,6 +25,7 @@ ECHO_REQUEST, ECHO_REPLY = 8, 0
 SO_RCVBUFFORCE = getattr(socket, "SO_RCVBUFFORCE", 33)
 ATTEMPTS = 3                     # rounds of sending the unanswered probes
 CHUNK, PACE = 8, 0.004           # probes per chunk, seconds between chunks
+DRAIN = 0.25                     # seconds at most to read frames still queued after ``stop``
 RECEIVE_BUFFER = 16 << 20        # room for every frame of a burst while the agent is busy sending
 
 
@@ -67,7 +68,7 @@ class Agent:
     def __init__(self, probes, timeout):
         self.probes = [tuple(p) for p in probes]
         self.timeout = timeout
-        self.ident = os.getpid() & 0xFFFF
+        self.ident = os.getpid() & 0x7FFF        # flowprobe.py keeps to 0x8000 and up
         self.replied = set()
         self.errors = {}
         self.seen = {}
@@ -159,8 +160,10 @@ def main() -> None:
     config = json.loads(commands.readline())
     agent = Agent(config["probes"], float(config.get("timeout", 1.0)))
     agent.run(commands)
-    # Drain frames already queued (the last replies) before reporting.
-    while select.select([agent.capture], [], [], 0.05)[0]:
+    # Drain frames already queued (the last replies) before reporting; other traffic (e.g. the failover
+    # flows) may never let the socket go idle, so the drain is bounded.
+    until = time.monotonic() + DRAIN
+    while time.monotonic() < until and select.select([agent.capture], [], [], 0.05)[0]:
         agent.on_capture()
     say(json.dumps(agent.result()))
 

@@ -1,9 +1,10 @@
-"""The runner: turns a `plan.Plan` into namespaces and links with `ip`, and removes them again.
+"""The runner: turns a `plan.Plan` into namespaces, links, FRR instances and PPD agents, and removes them.
 
 Everything it creates lives in namespaces named ``<run id>-...``; veth pairs are created directly
 inside their namespaces (``ip link add A netns N1 type veth peer name B netns N2``), so the host's own
-interfaces, addresses and routes are never touched. Deleting a namespace deletes its veth ends, so
-`Runner.down` only has to delete the namespaces it made.
+interfaces, addresses and routes are never touched. Deleting a namespace deletes its veth ends;
+`Runner.down` first stops the agents and FRR daemons it started (by their processes and pid files in the
+run's temporary folder), then deletes the namespaces it made.
 """
 
 from __future__ import annotations
@@ -12,9 +13,13 @@ import os
 import shutil
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
-from .plan import EmulationError, Plan
+from .errors import EmulationError
+from .frr import Frr, frr_problem, wait_converged
+from .plan import SWITCH_SYSCTLS, Plan
+from .ppd_agents import Agents
 
 TOOLS = ("ip", "bash", "sysctl")
 
@@ -31,7 +36,7 @@ def environment_problem() -> str | None:
     probe = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True)
     if probe.returncode != 0:
         return f"`ip netns` is unavailable: {probe.stderr.strip() or 'exit status ' + str(probe.returncode)}"
-    return None
+    return frr_problem()
 
 
 def namespaces_with_prefix(prefix: str) -> list[str]:
@@ -60,6 +65,9 @@ class Runner:
         self.created: list[str] = []
         self.workdir: Path | None = None
         self._saved_limits: dict[Path, int] = {}
+        self.frr = Frr(self)
+        self.agents = Agents(self, self.frr)
+        self.timings: dict[str, float] = {}
 
     # -- commands ------------------------------------------------------------------------------
     def run(self, argv: list[str], what: str, stdin: str | None = None) -> str:
@@ -76,6 +84,24 @@ class Runner:
             raise EmulationError(f"`{' '.join(argv)}` in {ns} failed: {(done.stderr or done.stdout).strip()}")
         return done
 
+    def exec_all(self, jobs: list[tuple[str, list[str]]]) -> list[subprocess.CompletedProcess]:
+        """Run each ``(namespace, argv)`` at once (independent commands), results in order. Interrupted (a
+        signal, an error), it waits for every one it started, so none outlives the namespaces."""
+        procs: list[subprocess.Popen] = []
+        out = []
+        try:
+            for ns, argv in jobs:
+                procs.append(subprocess.Popen(["ip", "netns", "exec", ns, *argv], stdout=subprocess.PIPE,
+                                              stderr=subprocess.PIPE, text=True))
+            for proc in procs:
+                stdout, stderr = proc.communicate()
+                out.append(subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr))
+        finally:
+            for proc in procs:
+                if proc.returncode is None:
+                    proc.communicate()
+        return out
+
     def batch(self, ns: str | None, lines: list[str], what: str) -> None:
         if lines:
             self.run(["ip", *(["-n", ns] if ns else []), "-batch", "-"], what, "\n".join(lines) + "\n")
@@ -83,7 +109,9 @@ class Runner:
     # -- lifecycle -----------------------------------------------------------------------------
     def up(self) -> None:
         plan = self.plan
+        started = time.monotonic()
         self.workdir = Path(tempfile.mkdtemp(prefix=f"{plan.run_id}-"))
+        self.workdir.chmod(0o755)                    # FRR's daemons run as user frr and keep their sockets here
         self._raise_neighbour_limits()
         self.log(f"creating {len(plan.namespaces)} namespaces")
         for ns in plan.namespaces:
@@ -92,11 +120,10 @@ class Runner:
         self.log(f"cabling {len(plan.cables)} veth pairs")
         self.batch(None, [f"link add {c.a_if} netns {c.a_ns} type veth peer name {c.b_if} netns {c.b_ns}"
                           for c in plan.cables], "creating the veth pairs")
-        self.log("configuring switches")
-        for ns, settings in plan.sysctls.items():
-            self.exec(ns, ["sysctl", "-q", "-w", *settings])
-        for ns, lines in plan.batches.items():
-            self.batch(ns, lines, f"configuring {ns}")
+        self.log("applying each switch's config_db.json")
+        for ns, setup in plan.switches.items():
+            self.exec(ns, ["sysctl", "-q", "-w", *SWITCH_SYSCTLS])
+            self.batch(ns, setup.lines, f"applying {setup.hostname}/config_db.json")
         self.log("running each host's policy-routing.sh and sysctl.conf")
         for ns, files in plan.host_files.items():
             folder = self.workdir / ns
@@ -105,9 +132,25 @@ class Runner:
                 (folder / name).write_text(text)
             self.exec(ns, ["sysctl", "-q", "-p", str(folder / "sysctl.conf")])
             self.exec(ns, ["bash", str(folder / "policy-routing.sh")])
+        self.log("starting FRR (zebra, staticd, bgpd) on each switch's frr.conf")
+        self.frr.start(list(plan.switches.values()))
+        self.frr.apply(list(plan.switches.values()))
+        self.timings["setup"] = time.monotonic() - started
+        self.log("waiting for BGP to converge")
+        self.timings["convergence"] = self.converge()
+
+    def converge(self, down_cables: set[str] = frozenset(), down_devices: set[str] = frozenset()) -> float:
+        """Wait for BGP, then (agents running) for every leaf's PPD agent to have nothing left to change."""
+        took = wait_converged(self.frr, self.plan, down_cables, down_devices)
+        if not self.agents.procs and self.agents.pinned():
+            self.log("starting rail-ppd-agent on each pinned leaf")
+            self.agents.start()
+        return took + self.agents.wait_quiet()
 
     def down(self) -> list[str]:
         """Delete every namespace this runner made (their veths go with them); returns what failed."""
+        self.agents.stop()
+        self.frr.stop()
         failed = []
         for name in reversed(self.created):
             if subprocess.run(["ip", "netns", "del", name], capture_output=True).returncode != 0:
@@ -143,4 +186,8 @@ class Runner:
         self._saved_limits = {}
 
     def removal_hint(self) -> str:
-        return f"ip netns list | grep '^{self.plan.run_id}-' | cut -d' ' -f1 | xargs -rn1 ip netns del"
+        folder = self.workdir or f"{tempfile.gettempdir()}/{self.plan.run_id}-*"
+        return (f"for p in {folder}/*/rail-ppd-agent.pid; do kill -- -$(cat $p); done; "
+                f"for p in {folder}/*/frr/*.pid; do kill $(cat $p); done; "
+                f"ip netns list | grep '^{self.plan.run_id}-' | cut -d' ' -f1 | xargs -rn1 ip netns del; "
+                f"rm -rf {folder}")

@@ -1,42 +1,38 @@
 """What the emulation creates, as plain data: computed from the design without root, unit-testable.
 
 One network namespace per server and per switch (``<run id>-<device id>``), one veth pair per cable
-whose ends carry the design's interface names, and per namespace the `ip -batch` lines that configure
-it. Hosts get their exported ``policy-routing.sh`` and ``sysctl.conf`` verbatim (the same export code
-as the bundle); switches become Linux routers built from the exported switch data:
+whose ends carry the design's interface names. Every device gets its files exactly as the bundle
+exports them (the same export code):
 
-- addresses: loopback /32 on ``lo``, routed /31 ports, and for subnet-per-leaf a bridge ``Vlan1000``
-  holding the downlinks with the SVI address;
-- routes: static, what eBGP would install (`routes.ebgp_routes`); FRR itself is not run;
-- PPD: per uplink a table ``200 + i`` with ``default via <spine next hop> dev <uplink>``; rules
-  ``to <local prefix> lookup main`` (priority 100 + i) before ``from <nic> iif <downlink> lookup
-  <uplink table>`` (priority 1000 + i), the same two steps the SONiC ACL and FRR PBR express.
+- hosts: ``policy-routing.sh`` and ``sysctl.conf``, run unchanged;
+- switches: ``config_db.json`` applied as SONiC's managers would (`configdb.apply_config_db`), FRR's own
+  daemons started on ``frr.conf`` (`frr`), and on each leaf ``rail-ppd-agent.py run --backend linux`` on
+  its ``ppd-pins.json``. No route is computed here: routing is what FRR converges to.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 
 from ..export import preview
 from ..export.host_data import rail_nics
+from ..export.ppd import agent_source
 from ..export.switch_data import switch_data
 from ..model.addressing import ip_int, network_of, size
 from ..model.entities import Role
 from ..model.fabric import Fabric
 from ..model.ids import natural_key, split_endpoint
-from .routes import ebgp_routes
+from .configdb import apply_config_db
+from .errors import EmulationError
+
+__all__ = ["EmulationError", "Plan", "make_plan"]
 
 MAX_NAMESPACES = 64
 MAX_CABLES = 256
-PIN_TABLE_BASE = 200
-LOCAL_RULE_PRIORITY, PIN_RULE_PRIORITY = 100, 1000
 SWITCH_SYSCTLS = ("net.ipv4.ip_forward=1", "net.ipv4.conf.all.rp_filter=2", "net.ipv4.conf.default.rp_filter=2")
 _IFNAME = re.compile(r"^[A-Za-z0-9_.-]{1,15}$")
-
-
-class EmulationError(Exception):
-    """A readable, one-message reason the emulation cannot run."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,17 +67,48 @@ class Endpoint:
 
 
 @dataclass(frozen=True, slots=True)
+class Candidate:
+    """One uplink a pin may use, as the leaf's ppd-pins.json lists it."""
+    uplink: str                  # interface name in the leaf's namespace
+    next_hop: str
+    spine: str                   # spine id
+    cable: str                   # link id of the uplink's cable
+
+
+@dataclass(frozen=True, slots=True)
 class PinCheck:
-    """`ip route get <dst> from <src> iif <iif>` on a leaf must leave by ``uplink`` via ``next_hop``."""
+    """A pinned source and one same-rail NIC behind another leaf: `ip route get` on the leaf must leave by
+    the first candidate that is up and whose spine still reaches the destination's leaf."""
     leaf: str                    # hostname
+    leaf_id: str
     ns: str
     nic: str                     # label of the source NIC
     source: str
+    source_ns: str
     destination: str
     dest_label: str
+    dest_leaf: str               # leaf id
     iif: str
-    uplink: str                  # interface name in the namespace
-    next_hop: str
+    candidates: tuple[Candidate, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    peer_ip: str
+    peer: str                    # device id
+    cable: str
+
+
+@dataclass
+class SwitchSetup:
+    ns: str
+    device: str
+    hostname: str
+    kind: str                                    # "leaf" or "spine"
+    files: dict[str, str]                        # config_db.json, frr.conf and (pinned leaves) ppd-pins.json
+    lines: list[str]                             # `ip -batch` lines from config_db.json
+    sessions: list[Session]
+    server_prefixes: list[str]                   # what a leaf advertises for its servers
 
 
 @dataclass
@@ -89,16 +116,20 @@ class Plan:
     run_id: str
     namespaces: list[Namespace]
     cables: list[Cable]
-    sysctls: dict[str, tuple[str, ...]]          # namespace -> sysctl -w arguments (switches)
-    batches: dict[str, list[str]]                # namespace -> `ip -batch` lines, run in order
     host_files: dict[str, dict[str, str]]        # namespace -> {"policy-routing.sh": text, "sysctl.conf": text}
+    switches: dict[str, SwitchSetup]             # namespace -> what runs there
     endpoints: list[Endpoint]
     pins: list[PinCheck]
+    agent: str                                   # ppd/rail-ppd-agent.py as exported
     renamed: dict[str, str] = field(default_factory=dict)   # "device/port" -> interface name, when renamed
     off_rail: str = "198.51.100.1"               # a destination outside every pool (see off_rail_address)
+    skipped_redirects: int = 0                   # config_db.json REDIRECT rules left to the agent
 
     def ns_of(self, device: str) -> str:
         return f"{self.run_id}-{device}"
+
+    def device_of(self, ns: str) -> str:
+        return ns[len(self.run_id) + 1:]
 
     def probes(self) -> list[tuple[Endpoint, Endpoint]]:
         """Every ordered pair of rail NICs on one rail that sit in different servers."""
@@ -107,13 +138,15 @@ class Plan:
             by_rail.setdefault(e.rail, []).append(e)
         return [(a, b) for rail in sorted(by_rail) for a in by_rail[rail] for b in by_rail[rail] if a.ns != b.ns]
 
+    def leaves(self) -> list[SwitchSetup]:
+        return [s for s in self.switches.values() if s.kind == "leaf"]
+
 
 def check_size(namespaces: int, cables: int) -> None:
     if namespaces > MAX_NAMESPACES or cables > MAX_CABLES:
         raise EmulationError(f"the design needs {namespaces} namespaces and {cables} veth pairs; the emulation "
                              f"builds at most {MAX_NAMESPACES} namespaces and {MAX_CABLES} veth pairs "
                              "(emulate a smaller design, e.g. fewer servers per SU)")
-
 
 
 class _Names:
@@ -167,27 +200,35 @@ def make_plan(fabric: Fabric, run_id: str) -> Plan:
              if split_endpoint(link.a)[0] in devices and split_endpoint(link.b)[0] in devices]
     check_size(len(devices), len(links))
     names = _Names()
-    plan = Plan(run_id, [], [], {}, {}, {}, [], [], off_rail=off_rail_address(fabric))
+    plan = Plan(run_id, [], [], {}, {}, [], [], agent_source().decode("utf-8"), off_rail=off_rail_address(fabric))
     for s in servers:
         plan.namespaces.append(Namespace(plan.ns_of(s.id), s.id, "host"))
     for sid in switches:
         kind = "leaf" if fabric.switches[sid].role is Role.LEAF else "spine"
         plan.namespaces.append(Namespace(plan.ns_of(sid), sid, kind))
+    cable_of: dict[tuple[str, str], str] = {}                 # (switch id, port) -> link id
     for link in links:
         ends = []
         for ep in (link.a, link.b):
             device, port = split_endpoint(ep)
+            if device in fabric.switches:
+                cable_of[(device, port)] = link.id
             ends.append((plan.ns_of(device), fabric.nic(ep).netdev if device in fabric.servers
                          else names.get(device, port)))
         plan.cables.append(Cable(link.id, ends[0][0], ends[0][1], ends[1][0], ends[1][1]))
     for s in servers:
         _plan_host(fabric, plan, s)
-    data = {sid: switch_data(fabric, sid) for sid in switches}
-    routes = ebgp_routes(data)
+    by_host = {fabric.switches[sid].hostname: sid for sid in switches}
     for sid in switches:
-        _plan_switch(plan, data[sid], routes[sid], names)
-    _plan_pins(plan, data, names)
+        _plan_switch(fabric, plan, sid, names, cable_of, by_host)
+    _plan_pins(plan, names, cable_of, by_host)
     plan.renamed = dict(sorted(names.renamed.items(), key=lambda kv: natural_key(kv[0])))
+    pinned = {leaf.device for leaf in plan.leaves() if "ppd-pins.json" in leaf.files}
+    odd = [key for key in plan.renamed if key.partition("/")[0] in pinned]
+    if odd:
+        raise EmulationError(f"Linux refuses the interface name of {', '.join(odd)} (15 characters, no '/'), and the "
+                             "leaf's exported ppd-pins.json names it; the emulation runs the bundle's files unchanged, "
+                             "so it cannot emulate this leaf (use a switch model whose ports are named like SONiC's)")
     return plan
 
 
@@ -196,61 +237,48 @@ def _plan_host(fabric: Fabric, plan: Plan, server) -> None:
     files = preview(fabric, server.id)
     base = f"hosts/{server.hostname}/"
     plan.host_files[ns] = {name: files[base + name] for name in ("policy-routing.sh", "sysctl.conf")}
-    plan.batches[ns] = ["link set dev lo up"]
     for nic in rail_nics(fabric, server):
         leaf = split_endpoint(nic["leaf_port"])[0]
         plan.endpoints.append(Endpoint(server.hostname, ns, nic["netdev"], nic["address"], nic["rail"], leaf))
 
 
-def _plan_switch(plan: Plan, d: dict, routes, names: _Names) -> None:
-    ns = plan.ns_of(d["id"])
-    plan.sysctls[ns] = SWITCH_SYSCTLS
-    ifname = lambda port: names.get(d["id"], port)          # noqa: E731
-    lines = ["link set dev lo up", f"address add {d['loopback']} dev lo"]
-    for port in d["ports"]:
-        if port["cabled"]:
-            lines.append(f"link set dev {ifname(port['name'])} mtu {d['mtu']} up")
-    for i in d["interfaces"]:
-        lines.append(f"address add {i['address']} dev {ifname(i['port'])}")
-    vlan = d["vlan"]
-    if vlan:
-        lines.append(f"link add {vlan['name']} type bridge")
-        lines += [f"link set dev {ifname(p)} master {vlan['name']}" for p in vlan["members"]]
-        lines += [f"address add {vlan['address']} dev {vlan['name']}", f"link set dev {vlan['name']} up"]
-    for r in routes:
-        hops = [f"via {ip} dev {ifname(port)}" for ip, port in r.nexthops]
-        lines.append(f"route add {r.prefix} " + (hops[0] if len(hops) == 1 else
-                                                 " ".join(f"nexthop {h}" for h in hops)))
-    ppd = d["ppd"]
-    if ppd:
-        tables = {}
-        for pin in ppd["pins"]:
-            if pin["uplink"] not in tables:
-                tables[pin["uplink"]] = PIN_TABLE_BASE + len(tables)
-                lines.append(f"route add default via {pin['next_hop']} dev {ifname(pin['uplink'])} "
-                             f"table {tables[pin['uplink']]}")
-        for i, local in enumerate(ppd["local"]):
-            lines.append(f"rule add to {local['prefix']} lookup main priority {LOCAL_RULE_PRIORITY + i}")
-        for i, pin in enumerate(ppd["pins"]):
-            iif = vlan["name"] if vlan else ifname(pin["downlink"])
-            lines.append(f"rule add from {pin['source_prefix']} iif {iif} lookup {tables[pin['uplink']]} "
-                         f"priority {PIN_RULE_PRIORITY + i}")
-    plan.batches[ns] = lines
+def _plan_switch(fabric: Fabric, plan: Plan, sid: str, names: _Names, cable_of, by_host) -> None:
+    switch = fabric.switches[sid]
+    ns = plan.ns_of(sid)
+    rendered = preview(fabric, sid)
+    folder = f"switches/{switch.hostname}/"
+    files = {name: rendered[folder + name] for name in ("config_db.json", "frr.conf", "ppd-pins.json")
+             if folder + name in rendered}
+    cabled = {port for (device, port) in cable_of if device == sid}
+    applied = apply_config_db(files["config_db.json"], switch.hostname, lambda p: names.get(sid, p), cabled)
+    plan.skipped_redirects += applied.skipped_redirects
+    data = switch_data(fabric, sid)
+    sessions = [Session(n["ip"], by_host[n["name"]], cable_of[(sid, n["local_port"])])
+                for n in data["bgp"]["neighbors"] if n["name"] in by_host]
+    kind = "leaf" if switch.role is Role.LEAF else "spine"
+    plan.switches[ns] = SwitchSetup(ns, sid, switch.hostname, kind, files, applied.lines, sessions,
+                                    data["bgp"]["networks"][1:] if kind == "leaf" else [])
 
 
-def _plan_pins(plan: Plan, data: dict[str, dict], names: _Names) -> None:
-    """One route-get check per pinned NIC, towards the first same-rail NIC behind another leaf."""
-    by_nic_address = {e.address: e for e in plan.endpoints}
-    for sid, d in data.items():
-        if not d["ppd"]:
+def _plan_pins(plan: Plan, names: _Names, cable_of, by_host) -> None:
+    """One check per pinned NIC, towards the first same-rail NIC behind another leaf, from ppd-pins.json."""
+    by_address = {e.address: e for e in plan.endpoints}
+    for leaf in plan.leaves():
+        if "ppd-pins.json" not in leaf.files:
             continue
-        for pin in d["ppd"]["pins"]:
-            src = by_nic_address.get(pin["source"])
+        pins = json.loads(leaf.files["ppd-pins.json"])
+        uplinks = pins["uplinks"]
+        for pin in pins["pins"]:
+            src = by_address.get(pin["source"].partition("/")[0])
             if src is None:
                 continue
-            dst = next((e for e in plan.endpoints if e.rail == src.rail and e.leaf != sid), None)
+            dst = next((e for e in plan.endpoints if e.rail == src.rail and e.leaf != leaf.device), None)
             if dst is None:
                 continue
-            iif = d["vlan"]["name"] if d["vlan"] else names.get(sid, pin["downlink"])
-            plan.pins.append(PinCheck(d["hostname"], plan.ns_of(sid), src.label, src.address, dst.address,
-                                      dst.label, iif, names.get(sid, pin["uplink"]), pin["next_hop"]))
+            candidates = tuple(Candidate(names.get(leaf.device, port), uplinks[port]["next_hop"],
+                                         by_host[uplinks[port]["spine"]], cable_of[(leaf.device, port)])
+                               for port in pin["candidates"])
+            iif = pin["l3_interface"] if pin["l3_interface"].startswith("Vlan") else names.get(leaf.device,
+                                                                                               pin["l3_interface"])
+            plan.pins.append(PinCheck(leaf.hostname, leaf.device, leaf.ns, src.label, src.address, src.ns,
+                                      dst.address, dst.label, dst.leaf, iif, candidates))

@@ -7,10 +7,17 @@ from .plan import Plan
 
 NOTES = (
     "Hosts run their exported policy-routing.sh and sysctl.conf unchanged.",
-    "Switches are Linux routers: FRR daemons are not run; each switch holds the static routes eBGP would "
-    "install (shortest AS path, multipath), computed from the design.",
-    "PPD pins are Linux policy rules (to <local prefix> lookup main; from <nic> iif <downlink> lookup "
-    "<uplink table>), standing in for the SONiC ACL redirect / FRR PBR in the bundle.",
+    "Switches run FRR's own zebra, staticd and bgpd (what SONiC's bgp container runs) on their exported "
+    "frr.conf, applied with vtysh -b; every route is what FRR converged to.",
+    "config_db.json is applied as SONiC's managers would, in Linux: PORT mtu/admin up, INTERFACE / "
+    "VLAN_INTERFACE / LOOPBACK_INTERFACE addresses (intfmgrd; Loopback0 on lo), VLAN + VLAN_MEMBER as a "
+    "bridge (vlanmgrd), the PPD ACL's FORWARD rules as ip rules (orchagent programs them into the ASIC).",
+    "PPD pins are installed by the bundle's rail-ppd-agent.py run --backend linux on each leaf's "
+    "ppd-pins.json: ip rules standing in for the SONiC ACL redirects its sonic backend writes "
+    "(orchagent and the ASIC are not run).",
+    "Failover: an uplink fails as a pulled cable (link down at both ends), a spine as a power loss (all its "
+    "links down, so every leaf loses carrier); BGP uses frr.conf's timers (keepalive 3 s, hold 9 s, no BFD: "
+    "SONiC's bgp container runs no bfdd by default) and drops a session at once when its link goes down.",
 )
 
 
@@ -33,11 +40,17 @@ def table(rows: list[Row], colour: bool = False) -> str:
 
 def summary(plan: Plan, rows: list[Row]) -> str:
     failed = sum(not r.ok for r in rows)
-    count = {kind: sum(r.kind == kind for r in rows) for kind in ("ping", "pin", "rule")}
-    lines = [f"{len(plan.namespaces)} namespaces, {len(plan.cables)} veth pairs; "
-             f"{count['ping']} NIC pairs, {count['pin']} leaf pins, {count['rule']} host rules: "
-             + (f"{failed} FAILED" if failed else "all passed")]
+    count = {kind: sum(r.kind == kind for r in rows) for kind in ("routes", "ping", "pin", "rule")}
+    flows = sum(r.kind.startswith("flow [") for r in rows)
+    broken = sum("[" in r.kind and not r.kind.startswith("flow [") for r in rows)
+    lines = [f"{len(plan.namespaces)} namespaces, {len(plan.cables)} veth pairs; {count['routes']} BGP tables, "
+             f"{count['ping']} NIC pairs, {count['pin']} leaf pins, {count['rule']} host rules"
+             + (f"; failover: {flows} flows, {broken} checks while broken and after the repair" if flows else "")
+             + ": " + (f"{failed} FAILED" if failed else "all passed")]
     lines += [f"note: {n}" for n in NOTES]
+    if plan.skipped_redirects:
+        lines.append(f"note: config_db.json carries {plan.skipped_redirects} REDIRECT rules; they are not applied "
+                     "(installing pins is rail-ppd-agent's job)")
     if plan.renamed:
         lines.append("renamed interfaces (Linux allows 15 characters, no '/'): "
                      + ", ".join(f"{k} -> {v}" for k, v in plan.renamed.items()))

@@ -1,23 +1,34 @@
 """Stage 1 of a leaf's proactive path definition (DOMAIN.md section 6) as plain data.
 
-Both writers express the same two-step policy on the leaf's downlinks:
-1. destinations local to the leaf (its server subnet, or its downlink /31s) forward normally;
-2. everything else from a NIC's source address goes to that downlink's pinned uplink and spine.
-The ordering numbers (FRR ``seq``, SONiC ACL ``PRIORITY``) and the SONiC redirect action are
-decided here. FRR numbers pbr-map sequences 1..700, so local rules take 1..99 and pins 100 on.
+The policy on the leaf's downlinks has two steps:
+1. destinations local to the leaf (its server subnet, or its downlink /31s) forward normally: YANG-valid
+   ``PACKET_ACTION: FORWARD`` rules in config_db.json's ``ACL_TABLE``;
+2. everything else from a NIC's source address goes to a pinned uplink and spine. SONiC's YANG cannot
+   express a redirect target and orchagent drops a redirect whose next hop is not resolved yet, so these
+   pins are installed at run time by ``ppd/rail-ppd-agent.py`` from ``switches/<leaf>/ppd-pins.json``
+   (`pins_file`): per source an ordered candidate list, the primary first.
+
+The ordering numbers (SONiC ACL ``PRIORITY``: the higher matches first) are decided here:
+local rules from 9000 down, the agent's per-destination exceptions from 8000 down, pins from 5000 down.
 """
 
 from __future__ import annotations
 
+import weakref
+
 from ..model.addressing import cidr_str, network_of, size
 from ..model.fabric import Fabric
+from ..model.ids import endpoint
+from ..planning.addressing import svi_key
 from ..planning.ppd import leaf_ppd
-from ..planning.topology import leaf_links
+from ..planning.topology import LeafLinks, all_leaf_links, leaf_links
 from .errors import ExportError
 
-LOCAL_SEQ_FIRST, PIN_SEQ_FIRST, FRR_SEQ_MAX = 1, 100, 700
-LOCAL_PRIORITY_TOP, PIN_PRIORITY_TOP = 9000, 5000      # SONiC: the higher PRIORITY matches first
+LOCAL_PRIORITY_TOP, EXCEPTION_PRIORITY_TOP, PIN_PRIORITY_TOP = 9000, 8000, 5000
+MAX_LOCAL, MAX_PINS = 999, 1500                        # so the three ranges never meet
 ACL_TABLE = "PPD"
+PINS_FORMAT = 1
+LINUX_TABLE_BASE, LINUX_PREF_BASE = 200, 10000         # the agent's linux backend: tables 200+, pref = 10000 - PRIORITY
 
 
 def local_prefixes(fabric: Fabric, leaf_id: str, vlan: dict | None, interfaces: list[dict],
@@ -66,12 +77,11 @@ def leaf_ppd_data(fabric: Fabric, leaf_id: str, hostname: str, local: list[str])
     plan = leaf_ppd(fabric, leaf_id, leaf_links(fabric, leaf_id))
     if not plan.bindings:
         return None
-    if len(local) >= PIN_SEQ_FIRST - LOCAL_SEQ_FIRST or PIN_SEQ_FIRST + len(plan.bindings) - 1 > FRR_SEQ_MAX:
-        raise ExportError(f"leaf '{leaf_id}' needs {len(local)} local and {len(plan.bindings)} pinned PBR rules; "
-                          f"FRR allows sequences 1..{FRR_SEQ_MAX} (at most 99 local prefixes, "
-                          f"{FRR_SEQ_MAX - PIN_SEQ_FIRST + 1} pins)")
-    locals_ = [{"prefix": prefix, "seq": LOCAL_SEQ_FIRST + i, "priority": LOCAL_PRIORITY_TOP - i,
-                "rule": f"LOCAL_{i + 1}"} for i, prefix in enumerate(local)]
+    if len(local) > MAX_LOCAL or len(plan.bindings) > MAX_PINS:
+        raise ExportError(f"leaf '{leaf_id}' needs {len(local)} local and {len(plan.bindings)} pinned PPD rules; "
+                          f"the ACL priorities allow at most {MAX_LOCAL} local prefixes and {MAX_PINS} pins")
+    locals_ = [{"prefix": prefix, "priority": LOCAL_PRIORITY_TOP - i, "rule": f"LOCAL_{i + 1}"}
+               for i, prefix in enumerate(local)]
     pins = []
     for i, b in enumerate(plan.bindings):
         if b.source is None:
@@ -83,9 +93,100 @@ def leaf_ppd_data(fabric: Fabric, leaf_id: str, hostname: str, local: list[str])
         pins.append({
             "downlink": b.downlink, "nic": b.nic, "source": b.source, "source_prefix": f"{b.source}/32",
             "uplink": b.uplink, "spine": fabric.switches[b.spine].hostname, "spine_port": b.spine_port,
-            "next_hop": b.next_hop, "seq": PIN_SEQ_FIRST + i, "priority": PIN_PRIORITY_TOP - i,
+            "next_hop": b.next_hop, "priority": PIN_PRIORITY_TOP - i,
+            "exception_priority": EXCEPTION_PRIORITY_TOP - i,
             "rule": f"PIN_{b.downlink}", "redirect": redirect_action(b.next_hop, b.uplink),
         })
     return {"name": f"PPD-{hostname}", "acl_table": ACL_TABLE, "n": plan.n, "downlinks": plan.downlinks,
             "uplinks": plan.uplinks, "ports": [b.downlink for b in plan.bindings],
             "local": locals_, "pins": pins}
+
+
+def leaf_server_prefixes(fabric: Fabric, leaf_id: str, links: LeafLinks) -> list[str]:
+    """What a leaf advertises for its servers, as `local_prefixes` gives it to the leaf's own switch data:
+    the gateway's subnet on a subnet-per-leaf leaf, else its downlink /31s collapsed."""
+    if not links.downlinks:
+        return []
+    if fabric.settings.addressing.scheme != "p2p31":
+        svi = fabric.addresses.get(svi_key(leaf_id))
+        return [cidr_str(*network_of(svi))] if svi else []
+    return collapse([network_of(cidr) for port, _ in links.downlinks
+                     if (cidr := fabric.addresses.get(endpoint(leaf_id, port.name)))])
+
+
+_INDEX: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _leaf_index(fabric: Fabric) -> dict[str, tuple[frozenset[str], list[str]]]:
+    """Leaf id -> (the spines it is wired to, its server prefixes), in natural leaf order. Computed once per
+    state of the fabric (every leaf's pins file needs all of it) and dropped at the fabric's next event."""
+    index = _INDEX.get(fabric)
+    if index is None:
+        index = {leaf: (frozenset(ep.partition("/")[0] for _, ep in links.uplinks),
+                        leaf_server_prefixes(fabric, leaf, links))
+                 for leaf, links in all_leaf_links(fabric).items()}
+        _INDEX[fabric] = index
+
+        def forget(event, ref=weakref.ref(fabric)):
+            owner = ref()
+            if owner is not None:
+                _INDEX.pop(owner, None)
+                owner.unsubscribe(forget)
+
+        fabric.subscribe(forget)
+    return index
+
+
+def candidate_order(primary: int, offset: int, uplinks: int) -> list[int]:
+    """Uplink indexes to try for a source: its primary, then the others in a rotation that starts
+    ``offset`` places after the primary (sources sharing a primary spread over the fallbacks)."""
+    start = primary + 1 + offset
+    rotation = [(start + k) % uplinks for k in range(uplinks)]
+    return [primary] + [i for i in rotation if i != primary]
+
+
+def pins_file(fabric: Fabric, leaf_id: str, hostname: str, ppd: dict, vlan: str | None) -> dict:
+    """``switches/<leaf>/ppd-pins.json``: what rail-ppd-agent needs on this leaf.
+
+    Per pinned source an ordered candidate list of uplink ports (``uplinks`` gives each one's next hop and
+    spine): the primary from the 1:1 / n:1 rule first, then the other uplinks. ``destinations`` are the
+    server prefixes of every other leaf that shares a spine with this one: when the chosen spine does not
+    advertise one of them (it lost its link to that leaf), the agent sends the source's traffic to that
+    prefix by the next candidate that does. ``l3_interface`` is where a source's packets enter the router:
+    the server VLAN (``vlan``) or the downlink port itself."""
+    links = leaf_links(fabric, leaf_id)
+    uplinks = {}
+    for port, ep in links.uplinks:
+        spine_id, _, spine_port = ep.partition("/")
+        next_hop = fabric.addresses.get(ep)
+        if next_hop is None:
+            raise ExportError(f"{ep} (uplink {leaf_id}/{port.name}) has no address, so it cannot be a PPD next hop; "
+                              "plan the addresses before exporting")
+        uplinks[port.name] = {"next_hop": next_hop.partition("/")[0], "spine": fabric.switches[spine_id].hostname,
+                              "spine_port": spine_port}
+    names = list(uplinks)
+    index = {name: i for i, name in enumerate(names)}
+    shared: dict[str, int] = {}
+    pins = []
+    for pin in ppd["pins"]:
+        offset = shared.get(pin["uplink"], 0)
+        shared[pin["uplink"]] = offset + 1
+        order = candidate_order(index[pin["uplink"]], offset, len(names))
+        pins.append({"rule": pin["rule"], "nic": pin["nic"], "downlink": pin["downlink"],
+                     "l3_interface": vlan or pin["downlink"], "source": pin["source_prefix"],
+                     "priority": pin["priority"], "exception_priority": pin["exception_priority"],
+                     "candidates": [names[i] for i in order]})
+    index = _leaf_index(fabric)
+    spines = index[leaf_id][0]
+    destinations = [prefix for other, (their_spines, prefixes) in index.items()
+                    if other != leaf_id and spines & their_spines for prefix in prefixes]
+    return {
+        "format": PINS_FORMAT,
+        "hostname": hostname,
+        "acl_table": ppd["acl_table"],
+        "local": [r["prefix"] for r in ppd["local"]],
+        "destinations": destinations,
+        "uplinks": uplinks,
+        "pins": pins,
+        "linux": {"table_base": LINUX_TABLE_BASE, "pref_base": LINUX_PREF_BASE},
+    }

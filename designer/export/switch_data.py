@@ -5,8 +5,9 @@ The SONiC and FRR writers only format this dict. Keys (all values are str, int, 
 ``hostname role asn router_id loopback mtu model nos redirect_to_nexthop`` — the device;
 ``ports`` — every front-panel port (cabled ones admin up) with SONiC's lanes/speed strings;
 ``breakouts`` — the cage modes when any cage is broken out; ``interfaces`` — routed /31 ports;
-``vlan`` — the server VLAN of a subnet-per-leaf leaf (else None); ``bgp`` — timers, neighbours and
-the networks to advertise; ``ppd`` — the leaf's pinned paths (else None), see `ppd_data`.
+``vlan`` — the server VLAN of a subnet-per-leaf leaf (else None); ``bgp`` — timers, neighbours,
+the networks to advertise and the ``discard`` routes that let FRR advertise them; ``ppd`` — the
+leaf's pinned paths (else None), see `ppd_data`.
 """
 
 from __future__ import annotations
@@ -116,7 +117,7 @@ def switch_data(fabric: Fabric, switch_id: str) -> dict:
     vlan = _vlan(fabric, switch_id, downlinks) if is_leaf and downlinks else None
     local = local_prefixes(fabric, switch_id, vlan, interfaces, downlinks) if is_leaf else []
     ppd = leaf_ppd_data(fabric, switch_id, hostname, local) if is_leaf and downlinks else None
-    _bind_pbr(ppd, ports, vlan)
+    networks = [loopback] + local
     return {
         "id": switch_id,
         "hostname": hostname,
@@ -138,20 +139,21 @@ def switch_data(fabric: Fabric, switch_id: str) -> dict:
         "bgp": {
             "keepalive": BGP_KEEPALIVE, "holdtime": BGP_HOLDTIME, "maximum_paths": 64,
             "neighbors": neighbors,
-            "networks": [loopback] + local,
+            "networks": networks,
+            "discard": discard_routes(networks, [loopback] + [i["address"] for i in interfaces]
+                                      + ([vlan["address"]] if vlan else [])),
         },
         "ppd": ppd,
     }
 
 
-def _bind_pbr(ppd: dict | None, ports: list[dict], vlan: dict | None) -> None:
-    """Name the FRR interface each policy binds to. The kernel sees a subnet-per-leaf leaf's server
-    traffic arrive on the VLAN interface, so FRR binds there; SONiC's ACL binds to the member ports."""
-    bound = set(ppd["ports"]) if ppd and vlan is None else set()
-    for p in ports:
-        p["pbr_policy"] = ppd["name"] if p["name"] in bound else ""
-    if vlan is not None:
-        vlan["pbr_policy"] = ppd["name"] if ppd else ""
+def discard_routes(networks: list[str], connected: list[str]) -> list[str]:
+    """The advertised networks that no connected route matches exactly (a p2p31 leaf's aggregate of its
+    downlink /31s). FRR sends a ``network`` only when that exact prefix is in the RIB (``bgp network
+    import-check``, on by default since 7.4), so each one gets a discard route (``blackhole``, staticd,
+    which SONiC's bgp container runs): the /31s inside it are longer and still win."""
+    exact = {cidr_str(*network_of(cidr)) for cidr in connected}
+    return [prefix for prefix in networks if prefix not in exact]
 
 
 @lru_cache(maxsize=65536)

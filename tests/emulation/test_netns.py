@@ -6,10 +6,12 @@ machine that cannot run them is a failure, not a skip.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -18,14 +20,14 @@ import pytest
 from designer.cli import main
 from designer.emulation import EmulationError, emulate, environment_problem
 from designer.emulation.netns import namespaces_with_prefix
+from designer.model.ids import split_endpoint
 from designer.storage import save
 from tests.emulation.test_plan import small
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(autouse=True)
-def needs_netns():
+def _environment() -> None:
     problem = environment_problem()
     if problem:
         if os.environ.get("CI"):
@@ -33,53 +35,147 @@ def needs_netns():
         pytest.skip(problem)
 
 
+@pytest.fixture(autouse=True)
+def needs_netns():
+    _environment()
+
+
 def _prefix(run_id: str) -> list[str]:
     return namespaces_with_prefix(run_id + "-")
 
 
-@pytest.mark.parametrize("scheme", ["subnet-per-leaf", "p2p31"])
-def test_every_same_rail_pair_passes_and_every_leaf_pins(scheme):
-    result = emulate(small(scheme), run_id=f"rdt{os.getpid()}{scheme[0]}")
-    pings = [r for r in result.rows if r.kind == "ping"]
-    pins = [r for r in result.rows if r.kind == "pin"]
-    rules = [r for r in result.rows if r.kind == "rule"]
-    assert len(pings) == 24 and len(pins) == 8 and len(rules) == 8
+def _frr_daemons(run_id: str) -> list[str]:
+    """FRR daemons or PPD agents still running from a run's folder (<temp dir>/<run id>-...)."""
+    out = subprocess.run(["pgrep", "-af", f"{tempfile.gettempdir()}/{run_id}-"], capture_output=True, text=True).stdout
+    return [line for line in out.splitlines() if "pgrep" not in line]
+
+
+# Small designs of every preset: both addressing schemes, both spine-plane modes, 1:1 and 2:1, rail-only.
+VARIANTS = {
+    "default": ("default", dict(sus=2, servers_per_su=2, rails=2)),
+    "rail-optimized-p2p31-per-rail": ("rail-optimized-64x4", dict(sus=2, servers_per_su=4, rails=2,
+                                                                   spine_planes="per-rail", spines=2)),
+    "superpod-p2p31-2to1": ("superpod-su", dict(sus=2, servers_per_su=4, rails=2, oversubscription=2.0, spines=2)),
+    "default-per-rail-2to1": ("default", dict(sus=2, servers_per_su=4, rails=2, spine_planes="per-rail", spines=2,
+                                              oversubscription=2.0)),
+    "rail-only-subnet": ("rail-only-32x4", dict(servers_per_su=3, rails=2)),
+    "rail-only-p2p31": ("rail-only-32x4", dict(servers_per_su=3, rails=2, scheme="p2p31")),
+}
+
+
+WITH_SPINES = [name for name in VARIANTS if not name.startswith("rail-only")]
+_RUNS: dict[str, tuple] = {}
+
+
+def _run(name: str) -> tuple:
+    """One emulation (with both failover scenarios) per variant, shared by every test that asks for it."""
+    if name in _RUNS:
+        return _RUNS[name]
+    _environment()
+    from tests.conftest import preset_fabric
+    preset, overrides = VARIANTS[name]
+    fabric = preset_fabric(preset, **overrides)
+    tables = {}
+
+    def read_spine_tables(runner):
+        spines = [s for s in runner.plan.switches.values() if s.kind == "spine"]
+        tables.update(zip((s.device for s in spines), runner.frr.routes(spines)))
+
+    started = time.monotonic()
+    result = emulate(fabric, after_setup=read_spine_tables, run_id=f"rdt{os.getpid()}v{list(VARIANTS).index(name)}")
+    print(f"\n{name}: {time.monotonic() - started:.1f} s "
+          + ", ".join(f"{k} {v:.1f}" for k, v in result.timings.items()))
+    for row in result.rows:
+        if row.kind.startswith("flow") and "outage" in row.detail:
+            print(f"  {row.kind} {row.source} -> {row.target}: {row.detail}")
+    _RUNS[name] = (name, fabric, result, tables)
+    return _RUNS[name]
+
+
+@pytest.fixture(scope="module", params=list(VARIANTS))
+def run(request):
+    return _run(request.param)
+
+
+@pytest.fixture(scope="module", params=WITH_SPINES)
+def spined_run(request):
+    return _run(request.param)
+
+
+def test_every_row_passes_on_real_frr_and_nothing_is_left(run):
+    name, fabric, result, _ = run
     assert [r for r in result.rows if not r.ok] == []
-    assert all(r.detail == "request and reply on the rail NICs" for r in pings)
-    assert pins[0].detail == "via 10.254.0.0 dev Ethernet240"
-    assert _prefix(result.plan.run_id) == []
+    plan = result.plan
+    kinds = [r.kind for r in result.rows]
+    assert kinds.count("routes") == len(plan.switches)
+    assert kinds.count("ping") == len(plan.probes()) > 0
+    assert kinds.count("rule") == len(plan.endpoints)
+    assert kinds.count("pin") == len(plan.pins)
+    assert all(r.detail == "request and reply on the rail NICs" for r in result.rows if r.kind.startswith("ping"))
+    assert _prefix(plan.run_id) == [] and _frr_daemons(plan.run_id) == []
+
+
+def test_a_spines_bgp_table_from_frr_holds_every_leafs_server_prefixes(spined_run):
+    """Read from FRR itself: every NIC behind every leaf a spine is wired to is covered by a route that spine
+    learnt, originated by that leaf (the last ASN of the path). Fails on p2p31 without the discard routes."""
+    name, fabric, result, tables = spined_run
+    assert tables
+    for spine, table in tables.items():
+        routes = [(ipaddress.ip_network(prefix), path["path"].split()[-1] if path.get("path") else "")
+                  for prefix, paths in table.items() for path in paths if path.get("valid")]
+        leaves = {split_endpoint(fabric.peer(f"{spine}/{p.name}"))[0] for p, _ in fabric.cabled_ports(spine)}
+        assert leaves
+        for leaf in leaves:
+            nics = [peer for _, peer in fabric.cabled_ports(leaf) if split_endpoint(peer)[0] in fabric.servers]
+            assert nics
+            for nic in nics:
+                address = ipaddress.ip_address(fabric.addresses[nic].partition("/")[0])
+                assert any(address in net and origin == str(fabric.asns[leaf]) for net, origin in routes), \
+                    f"{name}: {spine} has no route for {nic} ({address}) from {leaf}"
+
+
+def test_failover_moves_pins_and_every_flow_is_delivered_again(spined_run):
+    name, fabric, result, _ = spined_run
+    plan = result.plan
+    assert plan.pins
+    scenarios = sorted({r.kind for r in result.rows if r.kind.startswith("flow [")})
+    assert [s.split("[")[1].split()[0] for s in scenarios] == ["spine", "uplink"]
+    for scenario in scenarios:
+        flows = [r for r in result.rows if r.kind == scenario]
+        assert len(flows) == len(plan.pins) and all(r.ok for r in flows)
+        assert any("outage" in r.detail for r in flows)            # the failure did hit some flow
+        label = scenario[len("flow ["):-1]
+        during = [r for r in result.rows if r.kind == f"pin [{label}]"]
+        back = [r for r in result.rows if r.kind == f"pin [{label.replace(' down', ' back')}]"]
+        assert len(during) == len(back) == len(plan.pins)
+        assert any("fallback" in r.detail for r in during)
+        assert all("(primary," in r.detail for r in back)
+        assert sum(r.kind == f"ping [{label}]" for r in result.rows) == len(plan.probes())
 
 
 @pytest.mark.parametrize("scheme", ["subnet-per-leaf", "p2p31"])
-def test_breaking_one_hosts_policy_routing_turns_exactly_its_rows_red(scheme):
+def test_breaking_hosts_by_hand_turns_exactly_their_rows_red(scheme):
+    """One run, two hand-broken hosts: su1-srv02's NIC rules point at each other's tables (every probe
+    of that host and both its rule rows fail); su2-srv02 lost the rule of nic1, as if policy-routing.sh
+    had never added it (only that NIC's rule row fails: rail traffic still follows the main table)."""
     fabric = small(scheme)
     nic0, nic1 = (fabric.addresses[f"su1-srv02/nic{i}"].partition("/")[0] for i in (0, 1))
+    other = fabric.addresses["su2-srv02/nic1"].partition("/")[0]
 
-    def swap_tables(runner):      # each NIC's rule now points at the other rail's table
+    def break_hosts(runner):
         script = (f"ip rule del from {nic0} priority 1000 && ip rule del from {nic1} priority 1001 && "
                   f"ip rule add from {nic0} table 101 priority 1000 && ip rule add from {nic1} table 100 priority 1001")
         runner.exec(runner.plan.ns_of("su1-srv02"), ["bash", "-c", script])
+        runner.exec(runner.plan.ns_of("su2-srv02"), ["ip", "rule", "del", "from", other, "priority", "1001"])
 
-    result = emulate(fabric, after_setup=swap_tables, run_id=f"rdt{os.getpid()}b{scheme[0]}")
-    red = {(r.source, r.target) for r in result.rows if not r.ok}
-    theirs = {(r.source, r.target) for r in result.rows
+    result = emulate(fabric, after_setup=break_hosts, run_id=f"rdt{os.getpid()}b{scheme[0]}", failover=False)
+    red = {(r.kind, r.source, r.target) for r in result.rows if not r.ok}
+    theirs = {(r.kind, r.source, r.target) for r in result.rows
               if r.kind in ("ping", "rule") and "su1-srv02:" in f"{r.source} {r.target}"}
-    assert red == theirs and len(theirs) == 14
+    missing = ("rule", "su2-srv02:ens2np0", "off-rail 198.51.100.1")
+    assert red == theirs | {missing} and len(theirs) == 14
+    assert "expected dev ens2np0" in next(r.detail for r in result.rows if (r.kind, r.source, r.target) == missing)
     assert not result.ok
-    assert _prefix(result.plan.run_id) == []
-
-
-def test_a_missing_host_rule_turns_exactly_that_nics_rule_row_red():
-    fabric = small("p2p31")
-    nic1 = fabric.addresses["su1-srv02/nic1"].partition("/")[0]
-
-    def drop_rule(runner):       # as if policy-routing.sh had never added the rule of nic1
-        runner.exec(runner.plan.ns_of("su1-srv02"), ["ip", "rule", "del", "from", nic1, "priority", "1001"])
-
-    result = emulate(fabric, after_setup=drop_rule, run_id=f"rdt{os.getpid()}m")
-    red = [r for r in result.rows if not r.ok]
-    assert [(r.kind, r.source) for r in red] == [("rule", "su1-srv02:ens2np0")]
-    assert "expected dev ens2np0" in red[0].detail
     assert _prefix(result.plan.run_id) == []
 
 
@@ -92,16 +188,17 @@ def test_an_error_during_the_run_still_removes_every_namespace():
 
     with pytest.raises(EmulationError, match="stop here"):
         emulate(small("p2p31"), after_setup=boom, run_id=run_id)
-    assert _prefix(run_id) == []
+    assert _prefix(run_id) == [] and _frr_daemons(run_id) == []
 
 
 def test_keep_leaves_the_namespaces_and_the_hint_removes_them():
-    result = emulate(small("p2p31"), keep=True, run_id=f"rdt{os.getpid()}k")
+    result = emulate(small("p2p31"), keep=True, run_id=f"rdt{os.getpid()}k", failover=False)
     try:
         assert len(_prefix(result.plan.run_id)) == 10 and result.ok
+        assert len(_frr_daemons(result.plan.run_id)) >= 3 * 6          # FRR still runs for debugging
     finally:
         subprocess.run(["bash", "-c", result.removal_hint], check=True)
-    assert _prefix(result.plan.run_id) == []
+    assert _prefix(result.plan.run_id) == [] and _frr_daemons(result.plan.run_id) == []
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
@@ -120,20 +217,17 @@ def test_a_signal_mid_run_removes_every_namespace(tmp_path, sig):
     out, err = proc.communicate(timeout=20)
     assert proc.returncode == 130, err
     assert "interrupted" in err
-    assert namespaces_with_prefix(prefix + "-") == []
+    assert namespaces_with_prefix(prefix + "-") == [] and _frr_daemons(prefix) == []
 
 
 def test_cli_prints_the_table_and_exit_status(tmp_path, capsys):
     design = tmp_path / "small.fabric.yaml"
     save(small("p2p31"), design)
-    assert main(["emulate", str(design)]) == 0
-    out = capsys.readouterr().out
-    assert "PASS  ping   su1-srv01:ens1np0" in out and "FAIL" not in out
-    assert "FRR daemons are not run" in out
-    assert main(["emulate", str(design), "--quiet", "--exec", "su2-srv01=ip route flush table 101 && "
+    assert main(["emulate", str(design), "--no-failover", "--quiet", "--exec", "su2-srv01=ip route flush table 101 && "
                  "ip route del 10.1.0.0/16"]) == 1
     out = capsys.readouterr().out
     assert "FAIL  ping" in out and "PASS" not in out
+    assert "run FRR's own zebra, staticd and bgpd" in out and "FAILED" in out and "timings: setup" in out
 
 
 def test_cli_refuses_a_design_too_big_to_emulate(tmp_path, capsys):
@@ -154,7 +248,7 @@ def test_a_wide_leaf_subnet_passes_and_the_arp_table_caps_are_restored():
     caps = {n: Path(f"/proc/sys/net/ipv4/neigh/default/{n}").read_text() for n in ("gc_thresh2", "gc_thresh3")}
     fabric = build(BuildSpec(sus=1, servers_per_su=30, server_model="gpu-4x400g", rails=2,
                              leaf_model="generic-64x400g", spines=2, scheme="subnet-per-leaf"), builtin_catalog())
-    result = emulate(fabric, run_id=f"rdt{os.getpid()}w")
+    result = emulate(fabric, run_id=f"rdt{os.getpid()}w", failover=False)
     assert [r for r in result.rows if not r.ok] == []
     assert sum(r.kind == "ping" for r in result.rows) == 2 * 30 * 29
     assert {n: Path(f"/proc/sys/net/ipv4/neigh/default/{n}").read_text() for n in caps} == caps

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from designer.emulation.plan import MAX_NAMESPACES, EmulationError, _Names, check_size, make_plan
-from designer.emulation.routes import ebgp_routes
 from designer.export import preview
 from designer.export.switch_data import switch_data
 from designer.model.ids import split_endpoint
@@ -13,6 +15,8 @@ from designer.planning.build import build
 from designer.planning.spec import BuildSpec
 from designer.storage.catalog_file import builtin_catalog
 from tests.conftest import preset_fabric
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def small(scheme: str):
@@ -46,13 +50,24 @@ def test_hosts_get_the_exported_files_verbatim(fabric):
         "sysctl.conf": files["hosts/su2-srv02/sysctl.conf"]}
 
 
-def test_leaf_is_a_router_with_the_bundle_addresses_and_ppd_rules(fabric):
+def test_switches_get_the_exported_files_verbatim(fabric):
     plan = make_plan(fabric, "rd1")
-    lines = plan.batches["rd1-su1-leaf-r0"]
+    files = preview(fabric, "su1-leaf-r0")
+    leaf = plan.switches["rd1-su1-leaf-r0"]
+    assert leaf.files == {name: files[f"switches/su1-leaf-r0/{name}"]
+                          for name in ("config_db.json", "frr.conf", "ppd-pins.json")}
+    assert "ppd-pins.json" not in plan.switches["rd1-spine-01"].files
+    assert plan.agent == (ROOT / "resources" / "ppd" / "rail-ppd-agent.py").read_text()
+
+
+def test_leaf_is_configured_from_its_config_db_json(fabric):
+    plan = make_plan(fabric, "rd1")
+    lines = plan.switches["rd1-su1-leaf-r0"].lines
     data = switch_data(fabric, "su1-leaf-r0")
     assert f"address add {data['loopback']} dev lo" in lines
     for i in data["interfaces"]:
         assert f"address add {i['address']} dev {i['port']}" in lines
+    assert "link set dev Ethernet240 mtu 9100 up" in lines and "link set dev Ethernet4 mtu 9100 up" not in lines
     if fabric.settings.addressing.scheme == "subnet-per-leaf":
         assert "link add Vlan1000 type bridge" in lines
         assert "link set dev Ethernet0 master Vlan1000" in lines
@@ -62,41 +77,39 @@ def test_leaf_is_a_router_with_the_bundle_addresses_and_ppd_rules(fabric):
         assert not any("bridge" in line for line in lines)
         assert f"address add {fabric.addresses['su1-leaf-r0/Ethernet0']} dev Ethernet0" in lines
         iif = "Ethernet0"
-    # Uplink tables, local-first rule, then one pin per NIC with the uplink's table.
-    assert "route add default via 10.254.0.0 dev Ethernet240 table 200" in lines
-    assert "route add default via 10.254.0.2 dev Ethernet248 table 201" in lines
-    local = [f"rule add to {x['prefix']} lookup main priority {100 + i}" for i, x in enumerate(data["ppd"]["local"])]
-    pin = f"rule add from {data['ppd']['pins'][0]['source']}/32 iif {iif} lookup 200 priority 1000"
-    assert local and all(line in lines for line in local) and pin in lines
-    assert lines.index(local[-1]) < lines.index(pin)
-    assert plan.sysctls["rd1-su1-leaf-r0"][0] == "net.ipv4.ip_forward=1"
+    # The ACL's local-destination FORWARD rule (priority 9000) as a rule at pref 10000 - 9000; no route is
+    # computed here (FRR installs them) and no pin (rail-ppd-agent installs those).
+    local = data["ppd"]["local"][0]["prefix"]
+    assert f"rule add to {local} iif {iif} lookup main pref 1000" in lines
+    assert not any(line.startswith("route ") for line in lines)
+    assert not any("lookup 2" in line for line in lines)
 
 
-def test_static_routes_are_what_ebgp_would_install(fabric):
+def test_config_db_rules_the_emulation_cannot_model_are_refused():
+    from designer.emulation.configdb import apply_config_db
+    text = json.dumps({"ACL_TABLE": {"PPD": {"type": "L3", "stage": "ingress", "ports": ["Ethernet0"]}},
+                       "ACL_RULE": {"PPD|X": {"PRIORITY": "10", "PACKET_ACTION": "DROP", "SRC_IP": "10.0.0.1/32"}}})
+    with pytest.raises(EmulationError, match="ACL rule PPD|X: the emulation models FORWARD rules"):
+        apply_config_db(text, "leaf", lambda p: p, {"Ethernet0"})
+    with pytest.raises(EmulationError, match="leaf/config_db.json is not JSON"):
+        apply_config_db("{", "leaf", lambda p: p, set())
+
+
+def test_bgp_sessions_know_their_cable(fabric):
     plan = make_plan(fabric, "rd1")
-    remote = switch_data(fabric, "su2-leaf-r0")["bgp"]["networks"]
-    leaf = plan.batches["rd1-su1-leaf-r0"]
-    for prefix in remote:     # multipath over both spines
-        assert (f"route add {prefix} nexthop via 10.254.0.0 dev Ethernet240 "
-                f"nexthop via 10.254.0.2 dev Ethernet248") in leaf
-    spine = plan.batches["rd1-spine-01"]
-    assert f"route add {remote[-1]} via 10.254.0.9 dev Ethernet16" in spine
-
-
-def test_spines_sharing_an_asn_never_learn_each_other(fabric):
-    data = {sid: switch_data(fabric, sid) for sid in fabric.switches}
-    routes = ebgp_routes(data)
-    spine2_lo = data["spine-02"]["loopback"]
-    assert spine2_lo not in {r.prefix for r in routes["spine-01"]}
-    assert spine2_lo in {r.prefix for r in routes["su1-leaf-r0"]}
+    sessions = plan.switches["rd1-su1-leaf-r0"].sessions
+    assert [(s.peer_ip, s.peer, s.cable) for s in sessions] == [
+        ("10.254.0.0", "spine-01", "spine-01/Ethernet0~su1-leaf-r0/Ethernet240"),
+        ("10.254.0.2", "spine-02", "spine-02/Ethernet0~su1-leaf-r0/Ethernet248")]
 
 
 def test_pin_checks_go_to_a_same_rail_nic_behind_another_leaf(fabric):
     plan = make_plan(fabric, "rd1")
     assert len(plan.pins) == 8
     pin = plan.pins[0]
-    assert (pin.leaf, pin.nic, pin.dest_label, pin.uplink, pin.next_hop) == (
-        "su1-leaf-r0", "su1-srv01:ens1np0", "su2-srv01:ens1np0", "Ethernet240", "10.254.0.0")
+    assert (pin.leaf, pin.nic, pin.dest_label) == ("su1-leaf-r0", "su1-srv01:ens1np0", "su2-srv01:ens1np0")
+    assert [(c.uplink, c.next_hop, c.spine) for c in pin.candidates] == [
+        ("Ethernet240", "10.254.0.0", "spine-01"), ("Ethernet248", "10.254.0.2", "spine-02")]
 
 
 def test_probes_are_every_same_rail_pair_across_servers(fabric):
@@ -170,3 +183,27 @@ def test_off_rail_address_avoids_every_pool():
     a = fabric.settings.addressing
     fabric.set_settings(replace(fabric.settings, addressing=replace(a, fabric_pool="198.51.100.0/24")))
     assert off_rail_address(fabric) == "203.0.113.1"
+
+
+def test_convergence_that_never_comes_names_the_switch_and_the_session(fabric):
+    """The wait is bounded and says which session kept it waiting (a stand-in FRR whose sessions stay Active)."""
+    from designer.emulation.frr import wait_converged
+
+    class StuckFrr:
+        def peers(self, setups):
+            return [{s.peer_ip: {"state": "Active", "pfxRcd": 0, "pfxSnt": 0} for s in setup.sessions}
+                    for setup in setups]
+
+    plan = make_plan(fabric, "rd1")
+    with pytest.raises(EmulationError, match=r"BGP did not converge in 0 s: spine-01's session to 10\.254\.0\.1 "
+                                             r"\(su1-leaf-r0\) is Active, expected Established"):
+        wait_converged(StuckFrr(), plan, timeout=0.3)
+    # A session over a cable that is down must be down: Established there is not converged either.
+    down = {plan.switches["rd1-su1-leaf-r0"].sessions[0].cable}
+
+    class AllUp(StuckFrr):
+        def peers(self, setups):
+            return [{s.peer_ip: {"state": "Established"} for s in setup.sessions} for setup in setups]
+
+    with pytest.raises(EmulationError, match=r"is Established, expected down"):
+        wait_converged(AllUp(), plan, down_cables=down, timeout=0.3)

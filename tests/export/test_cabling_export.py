@@ -12,12 +12,15 @@ from hypothesis import given, strategies as st
 
 from designer.export.cabling import cable_rows, cabling_csv, topology_dot
 from designer.export.ppd_data import collapse
-from designer.export.switches import PARTS, leaf_ids_with_ppd
+from designer.export import ppd, switches
+from designer.export.ppd import leaf_ids_with_ppd
 from designer.model.addressing import network_of
 from designer.model.ids import natural_key
 from designer.planning.build import build
 from designer.storage.catalog_file import builtin_catalog
 from designer.storage.presets import load_preset
+
+PARTS = switches.PARTS + ppd.PARTS
 
 
 @lru_cache(maxsize=None)

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import csv
 import io
+import ipaddress
 import json
 import os
+import re
 import shutil
 import subprocess
 from functools import lru_cache
@@ -14,10 +16,12 @@ from functools import lru_cache
 import pytest
 
 from designer.export.bundle import render_in_memory
-from designer.export.switches import PARTS
+from designer.export import ppd, switches
 from designer.planning.build import build
 from designer.storage.catalog_file import builtin_catalog
 from designer.storage.presets import load_preset
+
+PARTS = switches.PARTS + ppd.PARTS
 
 PRESETS = ["default", "rail-optimized-64x4", "rail-only-32x4"]
 
@@ -128,9 +132,25 @@ def test_frr_parser_really_rejects_a_broken_file(tmp_path):
     """Guards the check above: a dry run that accepted anything would prove nothing."""
     vtysh = _vtysh()
     conf = tmp_path / "bad.conf"
-    conf.write_text(bundle("default")["switches/su1-leaf-r0/frr.conf"].replace("set vrf unchanged", "set vrf"))
+    conf.write_text(bundle("default")["switches/su1-leaf-r0/frr.conf"].replace("maximum-paths 64", "maximum-paths sixty-four"))
     result = subprocess.run([vtysh, "--dryrun", "--inputfile", str(conf)], capture_output=True, text=True, timeout=60)
     assert result.returncode != 0
+
+
+def test_frr_has_no_pbr_and_every_aggregate_has_a_discard_route():
+    """FRR advertises a `network` only if that exact prefix is in the RIB (import-check): each leaf
+    aggregate that is not a connected subnet gets `ip route ... blackhole` (staticd); no pbr-map."""
+    for preset in ("default", "rail-optimized-64x4"):
+        files = bundle(preset)
+        for path, text in files.items():
+            if not path.endswith("/frr.conf"):
+                continue
+            assert "pbr" not in text
+            db = json.loads(files[path.replace("frr.conf", "config_db.json")])
+            connected = {str(ipaddress.ip_interface(k.partition("|")[2]).network)
+                         for t in ("INTERFACE", "VLAN_INTERFACE", "LOOPBACK_INTERFACE") for k in db.get(t, {}) if "|" in k}
+            for prefix in re.findall(r"^  network (\S+)$", text, re.M):
+                assert (prefix in connected) != (f"ip route {prefix} blackhole\n" in text), (preset, path, prefix)
 
 
 @pytest.mark.parametrize("preset", ["default", "rail-optimized-64x4"])

@@ -12,10 +12,12 @@ from pathlib import Path
 import pytest
 
 from designer.export.bundle import render_in_memory
-from designer.export.switches import PARTS
+from designer.export import ppd, switches
 from designer.planning.build import build
 from designer.storage.catalog_file import builtin_catalog
 from designer.storage.presets import load_preset
+
+PARTS = switches.PARTS + ppd.PARTS
 
 GOLDEN = Path(__file__).resolve().parents[1] / "data" / "golden"
 
@@ -23,9 +25,9 @@ CASES = {
     "default": ["switches/su1-leaf-r0/config_db.json", "switches/su1-leaf-r0/frr.conf",
                 "switches/su1-leaf-r0/NOTES.txt", "switches/spine-01/config_db.json",
                 "switches/spine-01/frr.conf", "switches/spine-01/NOTES.txt",
-                "ppd/su1-leaf-r0.csv", "cabling.csv", "topology.dot"],
+                "ppd/su1-leaf-r0.csv", "switches/su1-leaf-r0/ppd-pins.json", "cabling.csv", "topology.dot"],
     "rail-optimized-64x4": ["switches/su1-leaf-r0/config_db.json", "switches/su1-leaf-r0/frr.conf",
-                            "ppd/su1-leaf-r0.csv", "cabling.csv"],
+                            "ppd/su1-leaf-r0.csv", "switches/su1-leaf-r0/ppd-pins.json", "cabling.csv"],
 }
 _rendered: dict[str, dict[str, str]] = {}
 
