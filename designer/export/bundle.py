@@ -22,7 +22,7 @@ from .parts import Part
 from .registry import parts
 
 MANIFEST = "MANIFEST.sha256"
-_PATH_PART = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+-]{0,127}$")
+_PATH_PART = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+-]{0,127}\Z")
 README = "README.txt"
 
 Progress = Callable[[int, int, str], None]

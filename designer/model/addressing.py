@@ -6,15 +6,16 @@ import ipaddress
 import re
 
 from .errors import ModelError
+from .limits import excerpt
 
-_CIDR = re.compile(r"^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})/(\d{1,2})$")
+_CIDR = re.compile(r"^([0-9]{1,3})\.([0-9]{1,3})\.([0-9]{1,3})\.([0-9]{1,3})/([0-9]{1,2})\Z")
 
 
 def check_cidr(cidr: str, where: str) -> str:
     """Validate ``a.b.c.d/len`` (an interface address: host bits allowed); returns it normalised."""
     m = _CIDR.match(cidr) if isinstance(cidr, str) else None
     if not m or any(int(x) > 255 for x in m.groups()[:4]) or int(m.group(5)) > 32:
-        raise ModelError(f"'{cidr}' for {where} is not an IPv4 address with a prefix length, "
+        raise ModelError(f"{excerpt(cidr)} for {where} is not an IPv4 address with a prefix length, "
                          "like 10.0.0.5/24", (where,))
     if any(len(x) > 1 and x[0] == "0" for x in m.groups()):
         return cidr_str(ip_int(cidr.partition("/")[0]), int(m.group(5)))   # drop leading zeros
@@ -26,7 +27,8 @@ def parse_network(cidr: str, what: str) -> tuple[int, int]:
     try:
         net = ipaddress.IPv4Network(cidr)
     except ValueError as exc:
-        raise ModelError(f"{what} '{cidr}' is not an IPv4 network like 10.0.0.0/16 ({exc})") from None
+        detail = f" ({exc})" if len(str(exc)) < 100 else ""
+        raise ModelError(f"{what} {excerpt(cidr)} is not an IPv4 network like 10.0.0.0/16{detail}") from None
     return int(net.network_address), net.prefixlen
 
 

@@ -18,7 +18,7 @@ from functools import lru_cache
 
 from .limits import MAX_BREAKOUT, MAX_CAGES, MAX_SPEED
 
-_BREAKOUT = re.compile(r"^([1-9]\d{0,3})x([1-9]\d{0,4})G$")
+_BREAKOUT = re.compile(r"^([1-9][0-9]{0,3})x([1-9][0-9]{0,4})G\Z")
 PORT_FIELDS = ("port", "sub", "sub1", "lane")
 _TEMPLATE_PART = re.compile(r"\{([^{}]*)\}|([^{}]+)|([{}])")
 
@@ -86,7 +86,7 @@ def breakout_runs(breakouts) -> list[tuple[str, str]]:
     return [(str(a) if a == b else f"{a}-{b}", m) for a, b, m in runs]
 
 
-_CAGES = re.compile(r"^([0-9]{1,12})(?:-([0-9]{1,12}))?$")
+_CAGES = re.compile(r"^([0-9]{1,12})(?:-([0-9]{1,12}))?\Z")
 
 
 def cage_range(text: str) -> range:

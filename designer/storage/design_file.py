@@ -37,7 +37,7 @@ _TOP_KEYS = {"format_version", "name", "description", "settings", "models", "rai
              "servers", "links", "asns", "addresses"}
 _TABLES = ("links", "asns", "addresses")
 _NAME = 255                            # characters of an interface or device name the file may hold
-_ASN = re.compile(r"^[0-9]{1,10}$")    # ASCII digits only: str.isdigit() also accepts '²'
+_ASN = re.compile(r"^[0-9]{1,10}\Z")    # ASCII digits only: str.isdigit() also accepts '²'
 
 
 # ---------------------------------------------------------------------------------------- writing
@@ -127,11 +127,18 @@ def dumps(fabric: Fabric) -> str:
     return "".join(parts)
 
 
-def save(fabric: Fabric, path: Path, force: bool = False) -> list[Path]:
+def save(fabric: Fabric, path: Path, force: bool = False, verify: bool = False) -> list[Path]:
     """Write the design atomically (keeping the file's mode, owner and symlink; a read-only file only
     with ``force``); returns the leftovers of killed saves it removed. Raises FileFormatError (readable)
-    if the file cannot be written."""
+    if the file cannot be written, and with ``verify`` also when the text would not load again
+    (importers use it: nothing is saved that a later command cannot open)."""
     text = dumps(fabric)
+    if verify:
+        try:
+            loads(text, str(path), fabric.catalog)
+        except FileFormatError as exc:
+            raise FileFormatError(str(path), f"was not written: the design would not load again ({exc.message})",
+                                  exc.line, exc.field) from None
     try:
         return write_atomic(Path(path), text, force=force)
     except OSError as exc:

@@ -26,8 +26,8 @@ def _stem(target_name: str) -> str:
 
 
 def _pattern(target_name: str, suffix: str) -> re.Pattern:
-    return re.compile(rf"^{re.escape(_stem(target_name))}(?P<host>[A-Za-z0-9]+)-(?P<pid>\d+)-[A-Za-z0-9_]+"
-                      rf"{re.escape(suffix)}$")
+    return re.compile(rf"^{re.escape(_stem(target_name))}(?P<host>[A-Za-z0-9]+)-(?P<pid>[0-9]+)-[A-Za-z0-9_]+"
+                      rf"{re.escape(suffix)}\Z")
 
 
 def scratch_file(target: Path, suffix: str = ".tmp") -> tuple[int, Path]:
