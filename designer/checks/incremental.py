@@ -18,13 +18,14 @@ from .finding import Finding
 from .live_context import LiveContext
 from .registry import INTERNAL, run_guarded, sort_key
 
-LEAF_RULES = frozenset({"RD004", "RD006", "RD013", "RD014", "RD017", "RD019"})
+LEAF_RULES = frozenset({"RD004", "RD006", "RD013", "RD014", "RD017", "RD019", "RD025", "RD026", "RD028"})
 _ALL = frozenset({"devices", "wiring", "plan", "settings"})
 READS = {   # facets a rule's whole-design pass reads (rules not listed: all of them)
     "RD002": {"devices", "wiring"}, "RD003": {"devices", "wiring"}, "RD005": {"devices", "wiring"},
     "RD018": {"devices", "wiring"}, "RD001": {"devices", "wiring", "settings"},
     "RD016": {"devices", "wiring", "settings"}, "RD007": {"plan"}, "RD010": {"devices"},
     "RD011": {"devices"}, "RD012": {"devices", "plan"},
+    "RD027": {"devices"}, "RD029": {"devices", "plan"},
 }
 
 

@@ -34,13 +34,13 @@ def test_impossible_rail_prefix_is_a_finding_not_a_crash(default):
     assert "RD000" not in codes(check(default))
 
 
-def test_cabled_nic_without_address_is_a_warning(default):
+def test_cabled_nic_without_address_is_an_error_export_agrees_with(default):
     nic = nic_of_rail(default, "su2-srv03", 2)
     default.set_address(nic, None)
     [finding] = of_code(default, "RD013")
-    assert finding.severity is Severity.WARNING and finding.ids == (nic,)
+    assert finding.severity is Severity.ERROR and finding.ids == (nic,)
     assert finding.message == f"1 NIC(s) cabled to su2-leaf-r2 have no address: {nic}"
-    assert "Assign rails and addresses" in finding.hint
+    assert "`rail-designer assign FILE`" in finding.hint and "Tools > Assign rails and addresses" in finding.hint
 
 
 def test_nic_outside_its_leaf_subnet(default):
@@ -67,10 +67,10 @@ def test_p2p_nic_that_is_not_the_partner_of_its_leaf_port(make):
     fabric = make(scheme="p2p31")
     nic = nic_of_rail(fabric, "su1-srv02", 1)
     port = fabric.peer(nic)
-    fabric.set_address(nic, "192.168.7.1/31", pinned=True)
+    fabric.set_address(nic, "10.1.200.7/31", pinned=True)          # in rail 1's pool, so not RD026
     [finding] = _errors(fabric)
     assert finding.code == "RD014" and finding.ids == (nic, "su1-leaf-r1")
-    assert finding.message == (f"{nic} 192.168.7.1/31 is not the /31 partner of its leaf port "
+    assert finding.message == (f"{nic} 10.1.200.7/31 is not the /31 partner of its leaf port "
                                f"{port} {fabric.addresses[port]}")
 
 
