@@ -128,10 +128,16 @@ def run_apply_nics(args) -> int:
     try:
         names = read_nic_names([(name, _read_input(name, MAX_NIC_NAMES_BYTES, "ibdev2netdev / show_gids output"))
                                 for name in args.inputs])
-        servers = target_servers(fabric, server=args.server, model=args.model)
-        result = apply_nic_names(fabric, servers, names)
     except ValueError as exc:
         raise CliError(str(exc)) from None
+    try:
+        servers = target_servers(fabric, server=args.server, model=args.model)
+    except ValueError as exc:
+        raise CliError(f"{args.design}: {exc}") from None
+    try:
+        result = apply_nic_names(fabric, servers, names)
+    except ValueError as exc:
+        raise CliError(f"{', '.join(args.inputs)}: {exc}") from None
     try:
         say_removed(save(fabric, Path(args.design), force=args.force, verify=True))
     except FileFormatError as exc:

@@ -16,6 +16,7 @@ from ..model.hardware import NicSpec, ServerModel
 from ..model.ids import is_valid_device_id
 from ..model.limits import MAX_SPEED
 from .assignment import lexicographic_assignment
+from .errors import ImportFormatError
 from .topo import DISTANCE, UNKNOWN_DISTANCE, TopoMatrix, read_topo
 
 DEFAULT_SPEED = 400
@@ -70,7 +71,13 @@ def parse_topo(text: str, name: str = "imported-server", speed: int = DEFAULT_SP
         raise ValueError(f"'{name}' is not a usable model id (letters, digits and hyphens)")
     if not 0 < speed <= MAX_SPEED:
         raise ValueError(f"NIC speed must be from 1 to {MAX_SPEED} Gb/s, not {speed}")
-    return rails_from(read_topo(text, source), name, speed)
+    matrix = read_topo(text, source)
+    try:
+        return rails_from(matrix, name, speed)
+    except ImportFormatError:
+        raise
+    except ValueError as exc:
+        raise ImportFormatError(str(exc), source=source) from None
 
 
 def rails_from(matrix: TopoMatrix, name: str, speed: int = DEFAULT_SPEED) -> TopoResult:

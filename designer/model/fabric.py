@@ -83,7 +83,7 @@ class Fabric(FabricQueries):
     def _check_new_device(self, device_id: str, hostname: str) -> None:
         if not is_valid_device_id(device_id):
             raise ModelError(
-                f"'{device_id}' is not a valid device id: use letters, digits and hyphens "
+                f"{excerpt(device_id)} is not a valid device id: use letters, digits and hyphens "
                 "(no '/', '.', spaces), at most 63 characters", (device_id,))
         if self.has_device(device_id):
             raise ModelError(f"a device with id '{device_id}' already exists", (device_id,))
@@ -222,7 +222,7 @@ class Fabric(FabricQueries):
         for ep in (a, b):
             speed = self.endpoint_speed(ep)
             if speed is None:
-                raise ModelError(f"'{ep}' is not a NIC or a switch port of this design", (ep,))
+                raise ModelError(f"{excerpt(ep)} is not a NIC or a switch port of this design", (ep,))
             if ep in self._link_at:
                 raise ModelError(f"{ep} is already cabled to {self.peer(ep)}", (ep,))
             speeds.append(speed)
