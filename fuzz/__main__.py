@@ -23,7 +23,7 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=1, help="the run's random seed (same seed, same inputs)")
     p.add_argument("--kinds", default=",".join(KINDS), help=f"comma-separated, from: {', '.join(KINDS)}")
     p.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="children at a time")
-    p.add_argument("--seconds", type=int, default=10, help="time limit per input")
+    p.add_argument("--seconds", type=int, default=10, help="CPU-time limit per input (wall-clock backstop: 3x)")
     p.add_argument("--memory-mb", type=int, default=1024, help="memory limit per input")
     p.add_argument("--keep", metavar="DIR", help="save the inputs of bad outcomes here")
     p.add_argument("--replay", metavar="PATH", nargs="+",
@@ -65,10 +65,11 @@ def report(results, wall: float) -> None:
         print(f"{kind:10} {n:7} {c['bytes']:6} {c['structure']:6}" + "".join(f" {c[o]:10}" for o in outcomes))
     n = sum(total[o] for o in outcomes)
     print(f"{'all':10} {n:7} {total['bytes']:6} {total['structure']:6}" + "".join(f" {total[o]:10}" for o in outcomes))
-    slowest = max(results, key=lambda r: r.seconds, default=None)
+    slowest = max(results, key=lambda r: r.cpu, default=None)
     biggest = max(results, key=lambda r: r.max_rss_kb, default=None)
     if slowest:
-        print(f"wall {wall:.1f} s; slowest input {slowest.seconds:.2f} s ({slowest.job.kind} #{slowest.job.index}); "
+        print(f"wall {wall:.1f} s; slowest input {slowest.cpu:.2f} s CPU, {slowest.seconds:.2f} s wall "
+              f"({slowest.job.kind} #{slowest.job.index}); longest wall {max(r.seconds for r in results):.2f} s; "
               f"largest {biggest.max_rss_kb / 1024:.0f} MB RSS ({biggest.job.kind} #{biggest.job.index}); "
               f"tracebacks {total['traceback']}, hangs {total['hang']}")
     bad = [r for r in results if r.outcome in BAD]

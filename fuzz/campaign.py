@@ -27,15 +27,15 @@ def prepare(index: int, kind: str, data: bytes, how: str, extra: bool, root: Pat
     folder.mkdir(exist_ok=True)
     path = folder / KINDS[kind].file_name(data)
     path.write_bytes(data)
-    return Job(index, kind, data, how, extra, work, path)
+    return Job(index, kind, how, extra, work, path)
 
 
 def run(count: int, seed: int, kinds: list[str], limits: Limits, jobs: int, root: Path,
-        keep: Path | None = None, progress=None) -> list[Result]:
+        keep: Path | None = None) -> list[Result]:
     """``count`` fresh inputs, kinds in turn."""
     design_text = _start()
     return _drive((lambda i: make_job(i, kinds[i % len(kinds)], seed, root, design_text)), count, limits, jobs,
-                  keep, progress)
+                  keep)
 
 
 def replay(files: list[Path], limits: Limits, jobs: int, root: Path, extra: bool = True) -> list[Result]:
@@ -45,7 +45,7 @@ def replay(files: list[Path], limits: Limits, jobs: int, root: Path, extra: bool
         if f.parent.name not in KINDS:
             raise ValueError(f"{f}: its folder should be named after a kind ({', '.join(KINDS)})")
     return _drive(lambda i: prepare(i, files[i].parent.name, files[i].read_bytes(), "saved", extra, root,
-                                    design_text), len(files), limits, jobs, None, None)
+                                    design_text), len(files), limits, jobs, None)
 
 
 def _start() -> str:
@@ -55,20 +55,15 @@ def _start() -> str:
     return dumps(base_design())
 
 
-def _drive(make, count: int, limits: Limits, jobs: int, keep: Path | None, progress) -> list[Result]:
-    pool = Pool(limits, jobs)
+def _drive(make, count: int, limits: Limits, jobs: int, keep: Path | None) -> list[Result]:
+    pool = Pool(limits, jobs, on_done=(lambda r: _keep(keep, r) if r.outcome in BAD else None) if keep else None)
     results: list[Result] = []
     index = 0
     while index < count or pool.running:
         while index < count and len(pool.running) < jobs:
             pool.start(make(index))
             index += 1
-        for result in pool.reap():
-            results.append(result)
-            if keep is not None and result.outcome in BAD:
-                _keep(keep, result)
-            if progress:
-                progress(result)
+        results.extend(pool.reap())
     return sorted(results, key=lambda r: r.job.index)
 
 
@@ -93,6 +88,6 @@ def _keep(keep: Path, result: Result) -> None:
     folder = keep / result.job.kind
     folder.mkdir(parents=True, exist_ok=True)
     stem = f"{result.outcome}-{result.job.index:06d}"
-    (folder / f"{stem}{''.join(result.job.path.suffixes) or '.txt'}").write_bytes(result.job.data)
+    (folder / f"{stem}{''.join(result.job.path.suffixes) or '.txt'}").write_bytes(result.job.path.read_bytes())
     (folder / f"{stem}.stderr").write_text(result.stderr)
 

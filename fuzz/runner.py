@@ -1,9 +1,11 @@
 """Run each fuzzed input in a forked child with limits, and say what became of it.
 
 The parent imports the designer once; each child is a fork of it (a few milliseconds, not a new
-interpreter), sets ``RLIMIT_AS`` to the parent's size plus the memory limit and ``alarm()`` to the
-time limit, points stdout and stderr at files, and runs the kind's commands through
-``designer.cli.main``. The parent also kills a child that outlives the time limit by a margin.
+interpreter), sets ``RLIMIT_AS`` to the parent's size plus the memory limit, ``RLIMIT_CPU`` to the
+time limit (CPU seconds: other work on a shared machine cannot turn a slow input into a "hang") and
+an ``alarm()`` at three times it as a wall-clock backstop, points stdout and stderr at files, and
+runs the kind's commands through ``designer.cli.main``. The parent also kills a child that outlives
+the backstop.
 
 Outcomes: ``ok`` (0), ``findings`` (1), ``refused`` (2, with a message that names an input file);
 and the bugs: ``traceback`` (exit 70, any other status, or "Traceback" on stderr), ``hang``
@@ -32,9 +34,10 @@ _MESSAGE_MAX = 2_000
 
 @dataclass
 class Job:
+    """One input: its file is ``path`` inside the folder ``work`` (the input's bytes are not kept in
+    memory: ten thousand inputs of up to 4 MB would grow the parent, and every child with it)."""
     index: int
     kind: str
-    data: bytes
     how: str
     extra: bool
     work: Path = None
@@ -46,7 +49,8 @@ class Result:
     job: Job
     outcome: str
     status: int
-    seconds: float
+    seconds: float          # wall clock
+    cpu: float              # user + system CPU seconds
     max_rss_kb: int
     stderr: str = ""
 
@@ -71,7 +75,8 @@ def _child(job: Job, limits: Limits, base_vm: int) -> None:
     try:
         limit = base_vm + limits.memory
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-        signal.alarm(limits.seconds)
+        resource.setrlimit(resource.RLIMIT_CPU, (limits.seconds, limits.seconds + 1))
+        signal.alarm(limits.seconds * 3)
         for fd, name in ((1, "stdout"), (2, "stderr")):
             target = os.open(job.work / f".{name}", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
             os.dup2(target, fd)
@@ -98,8 +103,8 @@ def _classify(job: Job, status: int, timed_out: bool, rss_kb: int, limits: Limit
         code = -sig
         # SIGALRM: the child's own time limit; SIGKILL by us: it ignored that; SIGKILL otherwise: the
         # kernel's OOM killer; anything else (SIGSEGV, SIGABRT) is a crash
-        outcome = ("hang" if timed_out or sig == signal.SIGALRM else "memory" if sig == signal.SIGKILL
-                   else "traceback")
+        outcome = ("hang" if timed_out or sig in (signal.SIGALRM, signal.SIGXCPU) else
+                   "memory" if sig == signal.SIGKILL else "traceback")
     else:
         code = os.WEXITSTATUS(status)
         outcome = {0: "ok", 1: "findings", 2: "refused", UNOPENABLE: "unopenable",
@@ -127,17 +132,16 @@ class Pool:
 
     limits: Limits
     jobs: int = 2
-    running: dict = field(default_factory=dict)       # pid -> (job, started)
-
-    def __post_init__(self):
-        self.base_vm = _vm_size()
+    on_done: object = None
+    running: dict = field(default_factory=dict)       # pid -> (job, started, killed)
 
     def start(self, job: Job) -> None:
         sys.stdout.flush()
         sys.stderr.flush()
+        base_vm = _vm_size()                 # the child starts as a copy of this process
         pid = os.fork()
         if pid == 0:
-            _child(job, self.limits, self.base_vm)
+            _child(job, self.limits, base_vm)
         self.running[pid] = (job, time.monotonic(), False)
 
     def reap(self) -> list[Result]:
@@ -150,13 +154,17 @@ class Pool:
             job, started, killed = self.running.pop(pid)
             seconds = time.monotonic() - started
             outcome, code, err = _classify(job, status, killed, usage.ru_maxrss, self.limits)
-            done.append(Result(job, outcome, code, seconds, usage.ru_maxrss, err))
+            result = Result(job, outcome, code, seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss,
+                            err if outcome in BAD else err[-400:])
+            if self.on_done:
+                self.on_done(result)             # e.g. keep the input, before its folder goes
+            done.append(result)
             shutil.rmtree(job.work, ignore_errors=True)
         if not done:
             time.sleep(0.002)
         now = time.monotonic()
         for pid, (job, started, killed) in list(self.running.items()):
-            if not killed and now - started > self.limits.seconds + 5:     # the alarm did not end it
+            if not killed and now - started > self.limits.seconds * 3 + 5:     # the alarm did not end it
                 os.kill(pid, signal.SIGKILL)
                 self.running[pid] = (job, started, True)
         return done

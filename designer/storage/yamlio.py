@@ -9,6 +9,7 @@ through `limits.excerpt`, never whole. Saving goes through `atomic.write_atomic`
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -62,7 +63,11 @@ def read_text(path: Path, limit: int | None = None, what: str = "file") -> str:
     """The file's text (UTF-8); refused before it is read whole when it is larger than ``limit`` bytes."""
     try:
         with open(path, "rb") as fh:
-            raw = fh.read(limit + 1) if limit is not None else fh.read()
+            size = os.fstat(fh.fileno()).st_size
+            if limit is not None and size > limit:
+                raise FileFormatError(str(path), f"is larger than {_size(limit)}, the most this tool reads as a {what}")
+            # read(n) would set aside n bytes first: read a regular file whole, anything else in chunks
+            raw = fh.read() if limit is None or size else _read_at_most(fh, limit + 1)
     except FileNotFoundError:
         raise FileFormatError(str(path), "no such file") from None
     except IsADirectoryError:
@@ -76,6 +81,17 @@ def read_text(path: Path, limit: int | None = None, what: str = "file") -> str:
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise FileFormatError(str(path), "is not UTF-8 text (is it a binary or a spreadsheet?)", line) from None
+
+
+def _read_at_most(fh, count: int) -> bytes:
+    chunks, total = [], 0
+    while total < count:
+        chunk = fh.read(min(1 << 20, count - total))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+    return b"".join(chunks)
 
 
 def _size(limit: int) -> str:
