@@ -8,10 +8,9 @@ from ..model.ids import natural_sorted
 from ..planning.addressing import requirements, svi_key
 from .context import network
 from .finding import Severity
-from .registry import listing, rule
+from .registry import ASSIGN, listing, rule
 
-_ASSIGN = ("Run `rail-designer assign FILE` (in the window: Tools > Assign rails and addresses); it re-plans "
-           "every address that is not pinned")
+_ASSIGN = f"Run {ASSIGN}; it re-plans every address that is not pinned"
 
 
 @rule("RD007", "Duplicate address", Severity.ERROR,

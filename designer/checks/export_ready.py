@@ -23,15 +23,14 @@ from ..model.ids import is_valid_port_name, natural_sorted, netdev_problem, rdma
 from ..planning.addressing import loopback_key, rail_pool, svi_key
 from .context import network, parse_cidr
 from .finding import Severity
-from .registry import listing, rule
+from .registry import ASSIGN, listing, rule
 
-ASSIGN = ("run `rail-designer assign FILE` (in the window: Tools > Assign rails and addresses); it re-plans "
-          "every address and ASN that is not pinned")
 FRR_SEQ_MAX, PIN_SEQ_FIRST, LOCAL_MAX = 700, 100, 98      # export.ppd_data's numbering of pbr-map rules
 
 
 @rule("RD025", "Switch port without an address", Severity.ERROR,
-      f"Give the port an address: {ASSIGN}; or pin one by hand.")
+      f"Give the port an address: run {ASSIGN}, which re-plans every address that is not pinned; or pin one "
+      "by hand.")
 def unaddressed_ports(ctx):
     p2p = ctx.scheme == "p2p31"
     for leaf in ctx.leaves:
@@ -110,9 +109,9 @@ def _report(pools: _Pools, addresses: dict, keys: list, where: str):
 
 
 @rule("RD027", "Name that cannot be written into configs", Severity.ERROR,
-      "Rename it: Linux interface names have 1-15 letters, digits, '.', '-' or '_' and start with a letter "
-      "(`rail-designer apply-nics` reads the real ones from ibdev2netdev); RDMA names up to 64 such characters. "
-      "A switch model's port_name must give valid interface names.")
+      "Rename it: Linux interface names have 1-15 letters, digits, '.', '-' or '_' and start with a letter, "
+      "one per NIC of a server (`rail-designer apply-nics` reads the real ones from ibdev2netdev); RDMA names "
+      "up to 64 such characters. A switch model's port_name must give valid interface names.")
 def unexportable_names(ctx):
     for nic in ctx.nics.values():        # every NIC: a cable or a rail puts its name in a config
         problem = netdev_problem(nic.netdev) or (None if is_valid_port_name(nic.netdev) else "it must start "
@@ -122,6 +121,14 @@ def unexportable_names(ctx):
         problem = rdma_problem(nic.rdma) if nic.rail is not None else None
         if problem:
             yield f"{nic.id}'s RDMA device name {nic.rdma[:40]!r} cannot be exported: {problem}", (nic.id,)
+    for server in ctx.servers.values():
+        for what, names in (("interface", [n.netdev for n in server.nics]),
+                            ("RDMA device", [n.rdma for n in server.nics if n.rail is not None])):
+            twice = sorted({n for n in names if names.count(n) > 1})
+            if twice:
+                nics = [n.id for n in server.nics if (n.netdev if what == "interface" else n.rdma) in twice]
+                yield (f"{server.id} has two NICs with one {what} name ({listing(repr(n[:40]) for n in twice)}): "
+                       f"{listing(nics)}", nics)
     catalog = ctx.fabric.catalog.servers
     by_model: dict[str, list[str]] = {}
     for server in ctx.servers.values():
@@ -169,8 +176,7 @@ def pbr_rule_count(ctx):
 
 @rule("RD029", "Address for a server interface that does not exist", Severity.ERROR,
       "Clear the address, or fix its key to name one of the server's NICs (nic0, nic1, ...); "
-      "`rail-designer assign FILE` (Tools > Assign rails and addresses) drops unpinned addresses of "
-      "interfaces that are gone.")
+      f"{ASSIGN} drops unpinned addresses of interfaces that are gone.")
 def addresses_for_missing_nics(ctx):
     bad: dict[str, list[str]] = {}
     for key in ctx.fabric.addresses:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..model.ids import hostname_problem, natural_sorted
 from ..planning.addressing import loopback_key
 from .finding import Severity
-from .registry import listing, rule
+from .registry import ASSIGN, listing, rule
 
 MAX_ASN = 4_294_967_294
 
@@ -57,7 +57,7 @@ def duplicate_asns(ctx):
 
 
 @rule("RD015", "Switch without ASN, loopback or gateway", Severity.ERROR,
-      "Run `rail-designer assign FILE` (in the window: Tools > Assign rails and addresses); it gives every switch "
+      f"Run {ASSIGN}; it gives every switch "
       "an ASN (1 to 4294967294) and a loopback, and each leaf its gateway. Every switch config needs them.")
 def missing_switch_plan(ctx):
     fabric = ctx.fabric

@@ -94,3 +94,21 @@ def test_pools_that_overlap_each_other(default):
     with_addressing(default, fabric_pool="10.0.0.0/16")
     findings = of_code(default, "RD008")
     assert [f.message for f in findings] == ["the fabric pool 10.0.0.0/16 overlaps the rail supernet 10.0.0.0/12"]
+
+
+def test_export_ready_rules_report_what_the_exporters_refuse(default):
+    """RD025-RD029: each names the object export would stop on (tests/export/test_one_verdict.py proves
+    the catalogue and export agree over mutated designs; these pin the messages)."""
+    uplink = next(l for l in default.links.values() if l.a.startswith("spine-01/"))
+    default.set_address(uplink.a, None)                                         # RD025
+    default.set_address("su1-srv01/nic0", "192.168.7.2/29", pinned=True)        # RD026 (and RD014)
+    default.set_nic_names("su1-srv01/nic1", "enp24s0np0-with-a-suffix", "mlx5_1")   # RD027
+    default.set_nic_names("su1-srv01/nic2", "ens1np0", "mlx5_2")                     # RD027: one name, two NICs
+    default.set_address("su1-srv02/nic9", "10.0.0.77/29")                      # RD029
+    found = {f.code: f for f in check(default)}
+    assert found["RD025"].ids == (uplink.a,) and found["RD025"].severity is Severity.ERROR
+    assert "su1-srv01/nic0 192.168.7.2/29 (not in the rail 0 pool 10.0.0.0/16)" in found["RD026"].message
+    messages = [f.message for f in check(default) if f.code == "RD027"]
+    assert any("it has 24 characters" in m for m in messages)
+    assert any("two NICs with one interface name ('ens1np0')" in m for m in messages)
+    assert found["RD029"].ids == ("su1-srv02/nic9",)

@@ -156,6 +156,11 @@ def test_a_200_by_200_topo_matrix_is_read_at_once():
     assert time.perf_counter() - started < 5       # was 8.6 s; bench/bench_topo.py measures it
 
 
+def test_the_issues_256_by_512_matrix_is_read_too():
+    from designer.importers.affinity import parse_topo
+    assert len(parse_topo(_topo(256, 512)).rails) == 256       # it hung; bench/bench_topo.py times it
+
+
 def test_topo_matrices_beyond_the_limits_are_refused_before_matching():
     with pytest.raises(ImportFormatError, match="names 300 GPUs; a server model has at most 256"):
         read_topo(_topo(300, 8))
