@@ -206,6 +206,8 @@ class FabricScene(QGraphicsScene):
     # ------------------------------------------------------------------ findings and lookup
     def mark_errors(self, ids) -> None:
         """Mark the items named by error findings (devices, NICs, cables, or a cabled endpoint)."""
+        if self.fabric is None:          # detached (its window closed) while a check was still running
+            return
         for item in self._marked:
             item.set_error(False)
             if isinstance(item, LinkItem):
