@@ -73,13 +73,6 @@ class _Pools:
                 if start + size(prefix) <= 1 << 32 else None
         return name if self.known[name] else None
 
-    def outside(self, pool: str | None, value) -> bool:
-        if pool is None or value is None:
-            return False
-        first, last, _ = self.known[pool]
-        start, end = network(*value)
-        return not first <= start <= end <= last
-
 
 @rule("RD026", "Address outside its pool", Severity.ERROR,
       "Pin an address from the right pool (or unpin it and re-plan): NICs and leaf gateways or downlinks from "
@@ -92,9 +85,10 @@ def out_of_pool(ctx):
         keys = [(svi_key(leaf.id), rail), (loopback_key(leaf.id), "loopback pool")]
         for port, nic_id in links.downlinks:
             nic = nics.get(nic_id)
-            keys += [(nic_id, pools.rail(nic.rail if nic else None)), (f"{leaf.id}/{port.name}", rail)]
+            nic_rail = rail if nic is not None and nic.rail == leaf.rail else pools.rail(nic.rail if nic else None)
+            keys += ((nic_id, nic_rail), (f"{leaf.id}/{port.name}", rail))
         for port, spine_ep in links.uplinks:
-            keys += [(f"{leaf.id}/{port.name}", "fabric pool"), (spine_ep, "fabric pool")]
+            keys += ((f"{leaf.id}/{port.name}", "fabric pool"), (spine_ep, "fabric pool"))
         yield from _report(pools, addresses, keys, f"on {leaf.id} and its cables")
     if ctx.cables:          # once per whole-design pass (the live checker's per-leaf passes have no cables)
         keys = [(loopback_key(s.id), "loopback pool") for s in ctx.spines]
@@ -102,7 +96,16 @@ def out_of_pool(ctx):
 
 
 def _report(pools: _Pools, addresses: dict, keys: list, where: str):
-    bad = [(key, pool) for key, pool in keys if pools.outside(pool, addresses.get(key))]
+    bad = []
+    for key, pool in keys:
+        value = addresses.get(key)
+        if value is None or pool is None:
+            continue
+        first, last, _ = pools.known[pool]
+        span = (1 << (32 - value[1])) - 1
+        start = value[0] & ~span & 0xFFFFFFFF
+        if not (first <= start and start + span <= last):
+            bad.append((key, pool))
     if bad:
         shown = listing(f"{k} {cidr_str(*addresses[k])} (not in the {p} {pools.known[p][2]})" for k, p in bad)
         yield f"{len(bad)} address(es) {where} lie outside their pools: {shown}", natural_sorted(k for k, _ in bad)
