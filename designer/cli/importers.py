@@ -22,6 +22,7 @@ def register(sub) -> None:
     p.add_argument("--speed", type=int, default=400, help="NIC speed in Gb/s (not in topo output; default 400)")
     p.add_argument("--catalog", default=str(DEFAULT_CATALOG), help=f"user catalog file (default {DEFAULT_CATALOG})")
     p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--force", action="store_true", help="write the catalog even when the file is read-only")
     p.set_defaults(run=run_import_topo)
 
     p = sub.add_parser("apply-nics", help="set real NIC names from ibdev2netdev / show_gids output",
@@ -98,7 +99,7 @@ def run_import_topo(args) -> int:
                        "the catalog was not changed") from None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        removed = write_atomic(path, text)
+        removed = write_atomic(path, text, force=args.force)
     except OSError as exc:
         raise CliError(f"{path}: {write_problem(exc)} (the catalog was not changed)") from None
     say_removed(removed)

@@ -146,3 +146,14 @@ def test_write_atomic_leaves_nothing_when_the_write_fails(tmp_path, monkeypatch)
 
 def test_the_saved_text_loads_back_identically(design, fabric):
     assert dumps(load(design)) == dumps(fabric)
+
+
+def test_import_topo_refuses_a_read_only_catalog_unless_forced(tmp_path, capsys):
+    topo = ROOT / "tests" / "data" / "importers" / "topo-dgx-h100-tabs-ansi.txt"
+    cat = tmp_path / "catalog.yaml"
+    assert main(["import-topo", str(topo), "--catalog", str(cat)]) == 0
+    os.chmod(cat, 0o444)
+    assert main(["import-topo", str(topo), "--catalog", str(cat), "--name", "other"]) == 2
+    assert "add --force" in capsys.readouterr().err
+    assert main(["import-topo", str(topo), "--catalog", str(cat), "--name", "other", "--force"]) == 0
+    assert "other" in cat.read_text() and _mode(cat) == 0o444
