@@ -13,6 +13,8 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+from . import AnalysisError
+
 BLUE, RED, GREY = "#3465a4", "#cc0000", "#888888"
 FORMATS = ("png", "svg")
 _SVG_SALT = "rail-designer"
@@ -46,7 +48,7 @@ def format_of(path: Path) -> str:
     """The chart format a file name asks for: ``.png`` or ``.svg``."""
     fmt = path.suffix.lower().lstrip(".")
     if fmt not in FORMATS:
-        raise ValueError(f"cannot tell the chart format of {path}: name it .png or .svg")
+        raise AnalysisError(f"cannot tell the chart format of {path}: name it .png or .svg")
     return fmt
 
 

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from typing import Iterator
 
 from ..model.fabric import Fabric
-from . import addressing, capacity, naming, reach, tiers, wiring  # noqa: F401  (importing registers the rules)
+from . import addressing, capacity, export_ready, naming, reach, tiers, wiring  # noqa: F401  (importing registers the rules)
 from .context import Context
 from .finding import Finding, Severity
 from .registry import INTERNAL, Rule, registered, run_guarded, sort_key

@@ -8,9 +8,9 @@ from ..model.ids import natural_sorted
 from ..planning.addressing import requirements, svi_key
 from .context import network
 from .finding import Severity
-from .registry import listing, rule
+from .registry import ASSIGN, listing, rule
 
-_ASSIGN = "Run Assign rails and addresses (it re-plans every address that is not pinned)"
+_ASSIGN = f"Run {ASSIGN}; it re-plans every address that is not pinned"
 
 
 @rule("RD007", "Duplicate address", Severity.ERROR,
@@ -47,7 +47,8 @@ def pool_exhaustion(ctx):
             yield need.message(), need.ids
 
 
-@rule("RD013", "Cabled NIC without an address", Severity.WARNING, f"{_ASSIGN}.")
+@rule("RD013", "Cabled NIC without an address", Severity.ERROR,
+      f"{_ASSIGN}. The NIC's host files and its leaf's pinned path need the address.")
 def unaddressed_nics(ctx):
     addresses = ctx.fabric.addresses
     for leaf in ctx.leaves:
@@ -68,7 +69,10 @@ def nic_gateway(ctx):
             if nic is None:
                 continue   # RD013
             if p2p:
-                problem = _p2p_problem(nic, addresses.get(f"{leaf.id}/{port.name}"), f"{leaf.id}/{port.name}")
+                port_key = f"{leaf.id}/{port.name}"
+                if port_key not in addresses:
+                    continue   # RD025
+                problem = _p2p_problem(nic, addresses[port_key], port_key)
             else:
                 problem = _subnet_problem(nic, gateway, leaf.id)
             if problem:
@@ -76,8 +80,6 @@ def nic_gateway(ctx):
 
 
 def _p2p_problem(nic, port, port_key: str) -> str | None:
-    if port is None:
-        return f"faces {port_key}, which has no address"
     if nic[1] != 31 or port[1] != 31:
         return f"and its leaf port {port_key} {cidr_str(*port)} must be the two ends of one /31"
     if nic[0] ^ 1 != port[0]:

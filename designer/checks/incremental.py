@@ -18,7 +18,7 @@ from .finding import Finding
 from .live_context import LiveContext
 from .registry import INTERNAL, run_guarded, sort_key
 
-LEAF_RULES = frozenset({"RD004", "RD006", "RD013", "RD014", "RD017", "RD019"})
+LEAF_RULES = frozenset({"RD004", "RD006", "RD013", "RD014", "RD017", "RD019", "RD025", "RD026", "RD028"})
 _ALL = frozenset({"devices", "wiring", "plan", "settings"})
 READS = {   # facets a rule's whole-design pass reads (rules not listed: all of them)
     "RD002": {"devices", "wiring"}, "RD003": {"devices", "wiring"}, "RD005": {"devices", "wiring"},
@@ -29,6 +29,7 @@ READS = {   # facets a rule's whole-design pass reads (rules not listed: all of 
     "RD041": {"devices", "wiring"}, "RD042": {"devices", "wiring"}, "RD043": {"devices", "wiring"},
     "RD044": {"devices", "wiring"}, "RD045": {"devices", "wiring"}, "RD046": {"devices", "plan"},
     "RD047": {"devices", "plan"}, "RD049": {"devices", "settings"},
+    "RD027": {"devices"}, "RD029": {"devices", "plan"},
 }
 
 

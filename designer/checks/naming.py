@@ -5,7 +5,9 @@ from __future__ import annotations
 from ..model.ids import hostname_problem, natural_sorted
 from ..planning.addressing import loopback_key
 from .finding import Severity
-from .registry import listing, rule
+from .registry import ASSIGN, listing, rule
+
+MAX_ASN = 4_294_967_294
 
 
 def _devices(ctx):
@@ -54,18 +56,19 @@ def duplicate_asns(ctx):
             yield f"ASN {asn} of leaf {listing(leaves)} is also used by spine {listing(spines)}", leaves + spines
 
 
-@rule("RD015", "Switch without ASN, loopback or gateway", Severity.WARNING,
-      "Run Assign rails and addresses (it gives every switch an ASN and a loopback, and each leaf its gateway).")
+@rule("RD015", "Switch without ASN, loopback or gateway", Severity.ERROR,
+      f"Run {ASSIGN}; it gives every switch "
+      "an ASN (1 to 4294967294) and a loopback, and each leaf its gateway. Every switch config needs them.")
 def missing_switch_plan(ctx):
     fabric = ctx.fabric
     switches = ctx.cores + ctx.spines + ctx.leaves
-    no_asn = [s.id for s in switches if s.id not in fabric.asns]
+    no_asn = [s.id for s in switches if not 1 <= fabric.asns.get(s.id, 0) <= MAX_ASN]
     no_lo = [s.id for s in switches if loopback_key(s.id) not in fabric.addresses]
     no_gw = []
     if ctx.scheme != "p2p31":
         no_gw = [l.id for l in ctx.leaves
                  if ctx.leaf_links[l.id].downlinks and f"{l.id}/svi" not in fabric.addresses]
-    for missing, what in ((no_asn, "BGP ASN"), (no_lo, "loopback address"),
+    for missing, what in ((no_asn, "BGP ASN (or one out of range)"), (no_lo, "loopback address"),
                           (no_gw, "gateway (svi) address for their servers")):
         if missing:
             missing = natural_sorted(missing)

@@ -30,6 +30,9 @@ class Rule:
                 for message, ids in self.run(ctx)]
 
 
+# The re-plan command and the window's menu item, for hints (both exist: rail-designer assign --help).
+ASSIGN = "`rail-designer assign FILE` (in the window: Design > Assign rails and addresses)"
+
 INTERNAL = Rule("RD000", "A check rule failed", Severity.ERROR,
                 "This is a bug in rail-designer, not in the design: report it with the design file.")
 

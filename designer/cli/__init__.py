@@ -1,16 +1,20 @@
 """The ``rail-designer`` command line. Each command group lives in its own module with
 ``register(subparsers)``; Qt is imported only inside the ``gui`` and ``render`` commands.
 
-Exit codes: 0 success, 1 the design has errors (or a check failed), 2 unusable input.
+Exit codes: 0 success, 1 the design has errors (or a check failed), 2 unusable input or a
+refused write, 70 an internal error (a bug: the message says where it happened and how to report
+it; ``RAIL_DESIGNER_DEBUG=1`` adds the traceback). Never a bare traceback.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
+import traceback
 
-from .common import CliError, EXIT_USAGE
+from .common import CliError, EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE  # noqa: F401 (exported)
 
 # Command modules, in the order their commands appear in --help.
 COMMAND_MODULES = ["design", "export", "lint", "aid", "importers", "analysis", "nccl", "emulate", "gui"]
@@ -40,12 +44,52 @@ def main(argv: list[str] | None = None) -> int:
     except CliError as exc:
         print(f"rail-designer: {exc}", file=sys.stderr)
         return exc.code
-    except (ValueError, OSError) as exc:
-        # Last net for readable refusals that a command did not wrap itself (FileFormatError,
-        # ModelError, PlanningError, ExportError are ValueErrors; disk problems are OSErrors).
-        detail = f"{exc.filename}: {exc.strerror}" if isinstance(exc, OSError) and exc.filename else str(exc)
+    except BrokenPipeError:
+        sys.stderr.close()                        # the reader went away (| head): nothing to say
+        return 141
+    except OSError as exc:
+        # Disk and permission problems a command did not wrap itself.
+        detail = f"{exc.filename}: {exc.strerror}" if exc.filename else (exc.strerror or str(exc))
         print(f"rail-designer: {detail}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("rail-designer: interrupted", file=sys.stderr)
         return 130
+    except Exception as exc:       # noqa: BLE001 - the one place that turns any failure into a message
+        if isinstance(exc, _readable_errors()):
+            # Readable refusals that a command did not wrap itself: each names its file or object.
+            print(f"rail-designer: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+        return _internal_error(exc)
+
+
+def _readable_errors() -> tuple[type, ...]:
+    """The designer's own error types: their messages say what is wrong and where (exit 2)."""
+    from ..analysis import AnalysisError
+    from ..export.errors import ExportError
+    from ..importers.errors import ImportFormatError
+    from ..model.errors import ModelError
+    from ..planning.errors import PlanningError
+    from ..storage.jsonio import JsonInputError
+    from ..storage.yamlio import FileFormatError
+    return (AnalysisError, ExportError, FileFormatError, ImportFormatError, JsonInputError, ModelError, PlanningError)
+
+
+def _internal_error(exc: BaseException) -> int:
+    """A bug: one message with the innermost place it happened and how to report it; exit 70."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    ours = [f for f in frames if f"{os.sep}designer{os.sep}" in f.filename] or frames
+    where = ""
+    if ours:
+        f = ours[-1]
+        path = f.filename[f.filename.rfind(f"{os.sep}designer{os.sep}") + 1:]
+        where = f" (at {path}:{f.lineno}, in {f.name})"
+    text = str(exc)
+    text = text if len(text) <= 200 else text[:197] + "..."
+    print(f"rail-designer: internal error: {type(exc).__name__}: {text}{where}\n"
+          "This is a bug in rail-designer, not in your input: report it with the design file (and any "
+          "input files the command read) and this message. RAIL_DESIGNER_DEBUG=1 prints the traceback.",
+          file=sys.stderr)
+    if os.environ.get("RAIL_DESIGNER_DEBUG"):
+        traceback.print_exception(exc, file=sys.stderr)
+    return EXIT_INTERNAL

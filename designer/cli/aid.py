@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .common import EXIT_OK, CliError, new_output
+from .common import EXIT_OK, CliError, new_output, say_removed
 
 
 def register(sub) -> None:
@@ -13,13 +13,14 @@ def register(sub) -> None:
                                    "and save the design it describes, addresses and pins included.")
     p.add_argument("aid", metavar="AID.json", help="the descriptor, e.g. bundle/aid/fabric.aid.json")
     p.add_argument("-o", "--output", required=True, help="design file to write (*.fabric.yaml)")
-    p.add_argument("--force", action="store_true", help="overwrite an existing file")
+    p.add_argument("--force", action="store_true", help="overwrite an existing file (even a read-only one)")
     p.add_argument("--catalog", action="append", default=[], help="extra hardware catalog YAML (repeatable)")
     p.set_defaults(run=run_import_aid)
 
 
 def run_import_aid(args) -> int:
     from ..export.aid_import import AidError, load_aid_text
+    from ..model.limits import MAX_AID_BYTES
     from ..storage import save
     from ..storage.catalog_file import catalog_with
     from ..storage.yamlio import FileFormatError, read_text
@@ -27,11 +28,9 @@ def run_import_aid(args) -> int:
     out = new_output(args.output, args.force)
     try:
         catalog = catalog_with([Path(p) for p in args.catalog])
-        fabric = load_aid_text(read_text(Path(args.aid)), args.aid, catalog)
-        save(fabric, out)
+        fabric = load_aid_text(read_text(Path(args.aid), MAX_AID_BYTES, "AID file"), args.aid, catalog)
+        say_removed(save(fabric, out, force=args.force, verify=True))
     except (AidError, FileFormatError) as exc:
         raise CliError(str(exc)) from None
-    except OSError as exc:
-        raise CliError(f"{out}: cannot be written: {exc.strerror}") from None
     print(f"wrote {out}: {len(fabric.servers)} servers, {len(fabric.switches)} switches, {len(fabric.links)} links")
     return EXIT_OK

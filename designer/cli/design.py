@@ -6,7 +6,7 @@ import json
 import sys
 from pathlib import Path
 
-from .common import EXIT_FINDINGS, EXIT_OK, CliError, load_design, new_output
+from .common import EXIT_FINDINGS, EXIT_OK, CliError, load_design, new_output, say_removed
 
 # BuildSpec field -> (type, help). The order is the order in --help.
 SPEC_OPTIONS = {
@@ -60,7 +60,7 @@ def register(sub) -> None:
                                    "below overrides the preset's value.")
     p.add_argument("--preset", default="default", help="preset name (see `rail-designer presets`)")
     p.add_argument("-o", "--output", required=True, help="design file to write (*.fabric.yaml)")
-    p.add_argument("--force", action="store_true", help="overwrite an existing file")
+    p.add_argument("--force", action="store_true", help="overwrite an existing file (even a read-only one)")
     p.add_argument("--catalog", action="append", default=[],
                    help="your own hardware models (YAML with switch_models/server_models; repeatable); "
                         "the models a design uses are saved inside it")
@@ -82,6 +82,7 @@ def register(sub) -> None:
     p.add_argument("file")
     p.add_argument("-o", "--output", help="write here instead of over FILE")
     p.add_argument("--keep-rails", action="store_true", help="only re-plan addresses and ASNs")
+    p.add_argument("--force", action="store_true", help="save even when the design file is read-only")
     p.set_defaults(run=run_assign)
 
 
@@ -130,7 +131,7 @@ def run_new(args) -> int:
     except PlanningError as exc:
         raise CliError("these parameters cannot be built:\n" + "\n".join(f"  - {p}" for p in exc.problems))
     try:
-        save(fabric, out)
+        say_removed(save(fabric, out, force=args.force))
     except FileFormatError as exc:
         raise CliError(str(exc)) from None
     s = size(spec, catalog)
@@ -204,7 +205,7 @@ def run_assign(args) -> int:
                        EXIT_FINDINGS) from None
     out = Path(args.output or args.file)
     try:
-        save(fabric, out)
+        say_removed(save(fabric, out, force=args.force))
     except FileFormatError as exc:
         raise CliError(str(exc)) from None
     print(f"wrote {out}: {changed} NIC rails reset, {len(fabric.addresses)} addresses, {len(fabric.asns)} ASNs")

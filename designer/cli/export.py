@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 
-from .common import EXIT_FINDINGS, EXIT_OK, CliError, load_design
+from .common import EXIT_FINDINGS, EXIT_OK, CliError, load_design, say_removed
 
 PARALLEL_FROM_DEVICES = 500
 
@@ -64,6 +64,7 @@ def run_export(args) -> int:
         bar.end()
         raise CliError(f"cannot write {args.output}: {exc.strerror or exc}") from None
     bar.end()
+    say_removed(result.removed)
     print(f"wrote {len(result.files)} files ({result.bytes / 1e6:.1f} MB) to {result.outdir}")
     return EXIT_OK
 

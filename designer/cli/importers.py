@@ -8,7 +8,7 @@ import json
 import re
 from pathlib import Path
 
-from .common import EXIT_FINDINGS, EXIT_OK, CliError
+from .common import EXIT_FINDINGS, EXIT_OK, CliError, say_removed
 
 DEFAULT_CATALOG = Path("~/.config/rail-designer/catalog.yaml")
 
@@ -22,6 +22,7 @@ def register(sub) -> None:
     p.add_argument("--speed", type=int, default=400, help="NIC speed in Gb/s (not in topo output; default 400)")
     p.add_argument("--catalog", default=str(DEFAULT_CATALOG), help=f"user catalog file (default {DEFAULT_CATALOG})")
     p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--force", action="store_true", help="write the catalog even when the file is read-only")
     p.set_defaults(run=run_import_topo)
 
     p = sub.add_parser("apply-nics", help="set real NIC names from ibdev2netdev / show_gids output",
@@ -33,6 +34,7 @@ def register(sub) -> None:
     who.add_argument("--model", metavar="MODEL", help="every server of this model")
     p.add_argument("inputs", metavar="INPUT", nargs="+", help="ibdev2netdev or show_gids output files")
     p.add_argument("--catalog", action="append", default=[], help="extra catalog file (repeatable)")
+    p.add_argument("--force", action="store_true", help="save even when the design file is read-only")
     p.set_defaults(run=run_apply_nics)
 
     p = sub.add_parser("verify", help="compare LLDP neighbours with the design's cabling",
@@ -48,26 +50,37 @@ def register(sub) -> None:
 
 
 # ---------------------------------------------------------------- import-topo
-def _read_input(name: str) -> str:
+def _read_input(name: str, limit: int, what: str) -> str:
+    """A pasted input file ('-': standard input), refused past ``limit`` bytes."""
+    from ..storage.yamlio import FileFormatError, read_text
     if name == "-":
         import sys
-        return sys.stdin.read()
-    from ..storage.yamlio import FileFormatError, read_text
+        data = sys.stdin.buffer.read(limit + 1)
+        if len(data) > limit:
+            raise CliError(f"standard input: more than {limit >> 20} MB, the most this tool reads as {what}")
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise CliError("standard input: is not UTF-8 text") from None
     try:
-        return read_text(Path(name))
+        return read_text(Path(name), limit, what)
     except FileFormatError as exc:
         raise CliError(str(exc)) from None
 
 
 def run_import_topo(args) -> int:
     from ..importers.affinity import parse_topo
-    from ..storage.catalog_file import catalog_document, load_catalog_file
-    from ..storage.yamlio import FileFormatError, dump, write_atomic
     from ..model.hardware import Catalog
+    from ..model.limits import MAX_TOPO_BYTES
+    from ..storage.atomic import write_atomic, write_problem
+    from ..storage.catalog_file import catalog_document, load_catalog_file, parse_catalog
+    from ..storage.yamlio import Context, FileFormatError, dump, parse
 
-    name = args.name or re.sub(r"[^A-Za-z0-9-]+", "-", Path(args.file).stem).strip("-").lower() or "imported-server"
+    stem = re.sub(r"[^A-Za-z0-9-]+", "-", Path(args.file).stem).strip("-").lower()[:63].strip("-")
+    name = args.name or stem or "imported-server"
     try:
-        result = parse_topo(_read_input(args.file), name=name, speed=args.speed, source=args.file)
+        result = parse_topo(_read_input(args.file, MAX_TOPO_BYTES, "'nvidia-smi topo -m' output"), name=name,
+                            speed=args.speed, source=args.file)
     except ValueError as exc:
         raise CliError(str(exc)) from None
     model = result.server_model()
@@ -78,8 +91,18 @@ def run_import_topo(args) -> int:
         raise CliError(f"{exc} (the catalog was not changed)") from None
     replaced = model.id in catalog.servers
     catalog.servers[model.id] = model
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_atomic(path, dump(catalog_document(catalog, catalog.switches, catalog.servers)))
+    text = dump(catalog_document(catalog, catalog.switches, catalog.servers))
+    try:                                   # what is written must load again, or nothing is written
+        parse_catalog(Context(str(path), text), parse(text, str(path)), (), builtin=False)
+    except FileFormatError as exc:
+        raise CliError(f"{args.file}: the server model read from it would not load from {path} ({exc.message}); "
+                       "the catalog was not changed") from None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        removed = write_atomic(path, text, force=args.force)
+    except OSError as exc:
+        raise CliError(f"{path}: {write_problem(exc)} (the catalog was not changed)") from None
+    say_removed(removed)
     if args.format == "json":
         print(json.dumps({**result.to_dict(), "catalog": str(path), "replaced": replaced}, indent=2))
         return EXIT_OK
@@ -98,17 +121,28 @@ def run_import_topo(args) -> int:
 def run_apply_nics(args) -> int:
     from ..importers.apply import apply_nic_names, target_servers
     from ..importers.nicnames import read_nic_names
-    from ..storage import save
+    from ..model.limits import MAX_NIC_NAMES_BYTES
+    from ..storage import FileFormatError, save
     from .common import load_design
 
     fabric = load_design(args.design, args.catalog)
     try:
-        names = read_nic_names([(name, _read_input(name)) for name in args.inputs])
-        servers = target_servers(fabric, server=args.server, model=args.model)
-        result = apply_nic_names(fabric, servers, names)
+        names = read_nic_names([(name, _read_input(name, MAX_NIC_NAMES_BYTES, "ibdev2netdev / show_gids output"))
+                                for name in args.inputs])
     except ValueError as exc:
         raise CliError(str(exc)) from None
-    save(fabric, Path(args.design))
+    try:
+        servers = target_servers(fabric, server=args.server, model=args.model)
+    except ValueError as exc:
+        raise CliError(f"{args.design}: {exc}") from None
+    try:
+        result = apply_nic_names(fabric, servers, names)
+    except ValueError as exc:
+        raise CliError(f"{', '.join(args.inputs)}: {exc}") from None
+    try:
+        say_removed(save(fabric, Path(args.design), force=args.force, verify=True))
+    except FileFormatError as exc:
+        raise CliError(str(exc)) from None
     print(f"{len(result.renamed)} NIC(s) renamed on {len(servers)} server(s), "
           f"{len(result.unchanged)} already right")
     for r in result.renamed:

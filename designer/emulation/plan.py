@@ -32,7 +32,7 @@ __all__ = ["EmulationError", "Plan", "make_plan"]
 MAX_NAMESPACES = 64
 MAX_CABLES = 256
 SWITCH_SYSCTLS = ("net.ipv4.ip_forward=1", "net.ipv4.conf.all.rp_filter=2", "net.ipv4.conf.default.rp_filter=2")
-_IFNAME = re.compile(r"^[A-Za-z0-9_.-]{1,15}$")
+_IFNAME = re.compile(r"^[A-Za-z0-9_.-]{1,15}\Z")
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,25 +1,37 @@
 """Rebuild a design from an AID document: the inverse of `aid_data.aid_document`.
 
-The document is first checked against the AID schema (one message: where and what), then
-replayed through the Fabric's own mutators, so every model rule applies to imported data too.
-Addresses and ASNs are installed exactly as written, with their pins.
+The document is parsed with bounds (`storage.jsonio`), checked against the AID schema and the
+size limits (one message: where and what), its settings checked like a design file's
+(`model.validate`), then replayed through the Fabric's own mutators, so every model rule applies
+to imported data too. Addresses and ASNs are installed exactly as written, with their pins.
 """
 
 from __future__ import annotations
-
-import json
 
 from ..model.entities import AddressingSettings, AsnSettings, DesignSettings, Nic, Role, Server, Switch
 from ..model.errors import ModelError
 from ..model.fabric import Fabric
 from ..model.hardware import Catalog
+from ..model.limits import MAX_LINKS, MAX_RAILS, MAX_SERVERS, MAX_SPEED, MAX_SU, MAX_SWITCHES, excerpt
+from ..model.validate import settings_problems
+from ..storage.jsonio import JsonInputError, parse_json
 from .aid_data import parse_breakouts
 from .aid_schema import aid_schema
 from .errors import ExportError
 
+# Rows per sheet: every device, NIC and port, cable, and address of the largest design.
+_MAX_ROWS = {"devices": MAX_SERVERS + MAX_SWITCHES, "interfaces": 4 * MAX_LINKS, "links": MAX_LINKS,
+             "ip_plan": 4 * MAX_LINKS}
+_MAX_MESSAGE = 600
+
 
 class AidError(ExportError):
     """An AID document that cannot be turned into a design; the message says where."""
+
+    def __init__(self, message: str):
+        if len(message) > _MAX_MESSAGE:       # a last guard: values are quoted through excerpt()
+            message = message[: _MAX_MESSAGE - 3] + "..."
+        super().__init__(message)
 
 
 def _where(path) -> str:
@@ -31,12 +43,38 @@ def validate(data) -> None:
         import jsonschema
     except ImportError:                       # pragma: no cover - jsonschema ships with the designer
         raise AidError("checking an AID needs the 'jsonschema' package; install it with pip") from None
+    _check_sizes(data)
     validator = jsonschema.Draft202012Validator(aid_schema())
     errors = sorted(validator.iter_errors(data), key=lambda e: (len(e.absolute_path), list(map(str, e.absolute_path))))
     if errors:
         first = errors[0]
         more = f" (and {len(errors) - 1} more problems)" if len(errors) > 1 else ""
-        raise AidError(f"{_where(first.absolute_path)}: {first.message}{more}")
+        raise AidError(f"{_where(first.absolute_path)}: {_schema_message(first)}{more}")
+    for path, problem in settings_problems(_settings(data["design"])):
+        raise AidError(f"design.{'.'.join(map(str, path[1:] if path[0] == 'settings' else path))}: {problem}")
+    for key, top in (("rails", MAX_RAILS - 1), ("sus", MAX_SU)):
+        for n, row in enumerate(data["design"][key]):
+            if row["index"] > top:
+                raise AidError(f"design.{key}[{n}].index: {row['index']} is out of range: use up to {top}")
+
+
+def _check_sizes(data) -> None:
+    """Row counts within the limits, before the schema walks every row."""
+    if not isinstance(data, dict):
+        return
+    for sheet, limit in _MAX_ROWS.items():
+        rows = data.get(sheet)
+        if isinstance(rows, list) and len(rows) > limit:
+            raise AidError(f"{sheet}: {len(rows):,} rows; an AID has at most {limit:,}")
+
+
+def _schema_message(error) -> str:
+    """jsonschema's message, unless it would quote a long value (it repeats the whole instance)."""
+    if len(error.message) <= 160:
+        return error.message
+    if error.validator == "type":
+        return f"{excerpt(error.instance)} is not of type {error.validator_value!r}"
+    return f"{excerpt(error.instance)} fails the schema's '{error.validator}' rule"
 
 
 def _settings(design: dict) -> DesignSettings:
@@ -51,7 +89,10 @@ def _nics(server_id: str, rows: list[dict]) -> tuple[Nic, ...]:
     for row in rows:
         index = row["interface"][3:]
         if not row["interface"].startswith("nic") or not index.isdigit():
-            raise AidError(f"interface '{row['interface']}' of server {server_id} is not a NIC name like nic0")
+            raise AidError(f"interface {excerpt(row['interface'])} of server {server_id} is not a NIC name like nic0")
+        if not 0 < row["speed"] <= MAX_SPEED:
+            raise AidError(f"{server_id}/{row['interface']}: speed {excerpt(row['speed'])} is out of range: "
+                           f"use 1 to {MAX_SPEED}")
         gpus = tuple(int(g) for g in (row["gpus"] or "").split(",") if g.strip())
         nics.append(Nic(server_id, int(index), row["netdev"] or "", row["rdma"] or "", row["speed"], gpus,
                         row["notes"]))
@@ -64,7 +105,7 @@ def _replay(fabric: Fabric, data: dict) -> None:
         if row["kind"] == "nic":
             nic_rows.setdefault(row["device"], []).append(row)
     for n, row in enumerate(data["devices"]):
-        where = f"devices[{n}] ({row['id']})"
+        where = f"devices[{n}] ({excerpt(row['id'])})"
         try:
             if row["role"] == "server":
                 fabric.add_server(Server(row["id"], row["hostname"], row["model"], row["su"],
@@ -82,18 +123,18 @@ def _replay(fabric: Fabric, data: dict) -> None:
         try:
             fabric.connect(f"{row['a_device']}/{row['a_port']}", f"{row['b_device']}/{row['b_port']}")
         except (ModelError, ValueError) as exc:
-            raise AidError(f"links[{n}] ({row['link']}): {exc}") from None
+            raise AidError(f"links[{n}] ({excerpt(row['link'])}): {exc}") from None
     for n, row in enumerate(data["ip_plan"]):
         try:
             fabric.set_address(row["key"], row["address"], row["pinned"])
         except ModelError as exc:
-            raise AidError(f"ip_plan[{n}] ({row['key']}): {exc}") from None
+            raise AidError(f"ip_plan[{n}] ({excerpt(row['key'])}): {exc}") from None
     for n, row in enumerate(data["devices"]):
         if row["asn"] is not None:
             try:
                 fabric.set_asn(row["id"], row["asn"], row["asn_pinned"])
             except ModelError as exc:
-                raise AidError(f"devices[{n}] ({row['id']}): {exc}") from None
+                raise AidError(f"devices[{n}] ({excerpt(row['id'])}): {exc}") from None
 
 
 def fabric_from_aid(data, catalog: Catalog) -> Fabric:
@@ -114,9 +155,9 @@ def fabric_from_aid(data, catalog: Catalog) -> Fabric:
 def load_aid_text(text: str, file: str, catalog: Catalog) -> Fabric:
     """Parse AID JSON text and rebuild the design; errors name the file."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise AidError(f"{file}:{exc.lineno}: not valid JSON ({exc.msg})") from None
+        data = parse_json(text)
+    except JsonInputError as exc:
+        raise AidError(f"{file}{f':{exc.line}' if exc.line else ''}: {exc.message}") from None
     try:
         return fabric_from_aid(data, catalog)
     except AidError as exc:

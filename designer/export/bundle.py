@@ -1,7 +1,10 @@
-"""Write the config bundle: every part's files into a temporary folder beside the target,
-then a README.txt and MANIFEST.sha256, then one rename into place.
+"""Write the config bundle: every part's files into a scratch folder beside the target, then a
+README.txt and MANIFEST.sha256, then one atomic swap into place (`swap`).
 
-An interrupted or cancelled export leaves the previous bundle (or nothing), never half a bundle.
+An interrupted or cancelled export leaves the previous bundle (or nothing), never half a bundle,
+and never an empty target. Scratch folders are named ``.<name>.rd-<host>-<pid>-<random>.partial``
+(`storage.scratch`): the next export to the same target removes those of killed runs and reports
+them in `ExportResult.removed`. Forked render workers die with the process that forked them.
 """
 
 from __future__ import annotations
@@ -11,18 +14,19 @@ import multiprocessing
 import os
 import re
 import shutil
-import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Callable
 
 from ..model.fabric import Fabric
+from ..storage.scratch import remove_leftovers, scratch_dir
 from .errors import ExportError
 from .parts import Part
 from .registry import parts
+from .swap import OLD, PARTIAL, die_with_parent, swap_into_place
 
 MANIFEST = "MANIFEST.sha256"
-_PATH_PART = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+-]{0,127}$")
+_PATH_PART = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+-]{0,127}\Z")
 README = "README.txt"
 
 Progress = Callable[[int, int, str], None]
@@ -33,12 +37,26 @@ class ExportCancelled(Exception):
 
 
 class ExportRefused(ExportError):
-    """The design has error findings and the export was not forced."""
+    """The design has error findings and the export was not forced, or (``forced``) it has errors
+    that no export can get past (`BLOCKING`): refused at once instead of after rendering."""
 
-    def __init__(self, findings):
-        self.findings = findings
-        lines = "\n".join(f"  {f.code} {f.message}" for f in findings)
-        super().__init__(f"the design has {len(findings)} error(s); fix them or export with --force:\n{lines}")
+    def __init__(self, findings, forced: bool = False):
+        self.findings, self.forced = findings, forced
+        shown = findings[:20]
+        lines = "\n".join(f"  {f.code} {f.message}" for f in shown)
+        if len(findings) > len(shown):
+            lines += f"\n  ... and {len(findings) - len(shown)} more (rail-designer validate lists them all)"
+        if forced:
+            head = (f"the design has {len(findings)} error(s) that no export can get past, even a forced one; "
+                    "fix them first (each finding's fix is in `rail-designer validate`):")
+        else:
+            head = f"the design has {len(findings)} error(s); fix them or export with --force:"
+        super().__init__(f"{head}\n{lines}")
+
+
+# Findings that make the exporters refuse (checks/export_ready.py lists which refusal each covers):
+# a forced export stops on them before rendering anything.
+BLOCKING = frozenset({"RD010", "RD013", "RD015", "RD025", "RD027", "RD028", "RD029"})
 
 
 @dataclass(frozen=True)
@@ -46,6 +64,7 @@ class ExportResult:
     outdir: Path
     files: list[str]
     bytes: int
+    removed: list[Path] = field(default_factory=list)     # leftovers of killed exports, cleaned up
 
 
 def select_parts(only: list[str] | None) -> list[Part]:
@@ -133,7 +152,8 @@ def _render_into(root: Path, fabric: Fabric, chosen: list[Part], progress: Progr
     pool = None
     try:
         if workers > 1:
-            pool = multiprocessing.get_context("fork").Pool(workers)
+            pool = multiprocessing.get_context("fork").Pool(workers, initializer=die_with_parent,
+                                                            initargs=(os.getpid(),))
             results = pool.imap(_run_jobs, batches)
         else:
             results = map(_run_jobs, batches)
@@ -189,35 +209,34 @@ def export(fabric: Fabric, outdir, *, progress: Progress | None = None, only: li
     threads of their own, such as the GUI, keep the default of 1.
     """
     outdir = Path(outdir).absolute()
+    if outdir.is_symlink():                 # write the bundle where the link points; the link stays
+        outdir = Path(os.path.realpath(outdir))
     _check_target(outdir)
-    if not force:
-        from ..checks import Severity, check
-        errors = [f for f in check(fabric) if f.severity is Severity.ERROR]
-        if errors:
-            raise ExportRefused(errors)
+    _refuse_errors(fabric, force)
     chosen = select_parts(only)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{outdir.name}.", suffix=".partial", dir=outdir.parent))
+    removed = remove_leftovers(outdir, (PARTIAL, OLD))
+    tmp = scratch_dir(outdir, PARTIAL)
     try:
         entries = _render_into(tmp, fabric, chosen, progress, cancel, workers)
         entries.append(_write_file(tmp, README, readme_text(fabric, chosen)))
         manifest = "".join(f"{digest}  {rel}\n" for rel, digest, _ in sorted(entries))
         entries.append(_write_file(tmp, MANIFEST, manifest))
-        _swap_into_place(tmp, outdir)
+        swap_into_place(tmp, outdir)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    return ExportResult(outdir, sorted(e[0] for e in entries), sum(e[2] for e in entries))
+    return ExportResult(outdir, sorted(e[0] for e in entries), sum(e[2] for e in entries), removed)
 
 
-def _swap_into_place(tmp: Path, outdir: Path) -> None:
-    os.chmod(tmp, 0o755)
-    old = None
-    if outdir.exists():
-        old = Path(tempfile.mkdtemp(prefix=f".{outdir.name}.", suffix=".old", dir=outdir.parent))
-        os.rename(outdir, old / "bundle")
-    os.rename(tmp, outdir)
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
+def _refuse_errors(fabric: Fabric, force: bool) -> None:
+    """Unforced: refuse any error finding. Forced: refuse at once the ones export cannot get past."""
+    from ..checks import Severity, check
+    errors = [f for f in check(fabric) if f.severity is Severity.ERROR]
+    if not force and errors:
+        raise ExportRefused(errors)
+    blocking = [f for f in errors if f.code in BLOCKING]
+    if blocking:
+        raise ExportRefused(blocking, forced=True)
 
 
 def render_in_memory(fabric: Fabric, chosen: list[Part]) -> dict[str, "str | bytes"]:

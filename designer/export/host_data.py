@@ -45,7 +45,7 @@ ECN_ECT0 = 0b10
 ROCE_TOS = ROCE_DSCP << 2 | ECN_ECT0          # 106
 NETPLAN_FILE = "50-rail.yaml"
 
-_RDMA = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+_RDMA = re.compile(r"^[A-Za-z0-9_.-]{1,64}\Z")
 
 
 def sysctl_key(netdev: str, setting: str) -> str:

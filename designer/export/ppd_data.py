@@ -20,12 +20,11 @@ from ..model.addressing import cidr_str, network_of, size
 from ..model.fabric import Fabric
 from ..model.ids import endpoint
 from ..planning.addressing import svi_key
-from ..planning.ppd import leaf_ppd
+from ..planning.ppd import MAX_LOCAL, MAX_PINS, leaf_ppd
 from ..planning.topology import LeafLinks, all_leaf_links, leaf_links
 from .errors import ExportError
 
 LOCAL_PRIORITY_TOP, EXCEPTION_PRIORITY_TOP, PIN_PRIORITY_TOP = 9000, 8000, 5000
-MAX_LOCAL, MAX_PINS = 999, 1500                        # so the three ranges never meet
 ACL_TABLE = "PPD"
 PINS_FORMAT = 1
 LINUX_TABLE_BASE, LINUX_PREF_BASE = 200, 10000         # the agent's linux backend: tables 200+, pref = 10000 - PRIORITY

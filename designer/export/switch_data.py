@@ -33,7 +33,7 @@ def address_of(fabric: Fabric, key: str, what: str) -> str:
     """The CIDR stored under ``key``; a missing one is an export error that says how to fix it."""
     cidr = fabric.addresses.get(key)
     if cidr is None:
-        raise ExportError(f"{what} '{key}' has no address; plan the addresses (rail-designer plan) "
+        raise ExportError(f"{what} '{key}' has no address; plan the addresses (rail-designer assign) "
                           "or set one by hand before exporting")
     return cidr
 

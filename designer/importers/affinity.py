@@ -2,7 +2,8 @@
 
 With at least as many NICs as GPUs each GPU gets its own NIC by a minimum-cost matching on PCIe
 distance (PIX < PXB < PHB < NODE < SYS); among equally good matchings the one that gives GPU0
-the lowest-numbered NIC, then GPU1, ... wins, so the result never depends on dict order. With
+the lowest-numbered NIC, then GPU1, ... wins, so the result never depends on dict order
+(`assignment.lexicographic_assignment`: well under a second for a 256-GPU, 768-NIC matrix). With
 fewer NICs than GPUs, GPUs share: each takes its closest NIC. Rail k is the rail of GPU k's NIC,
 counted in GPU order. Bonds and NICs no GPU needs stay out, each with the reason.
 """
@@ -11,10 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import networkx as nx
-
 from ..model.hardware import NicSpec, ServerModel
 from ..model.ids import is_valid_device_id
+from ..model.limits import MAX_SPEED
+from .assignment import lexicographic_assignment
+from .errors import ImportFormatError
 from .topo import DISTANCE, UNKNOWN_DISTANCE, TopoMatrix, read_topo
 
 DEFAULT_SPEED = 400
@@ -67,9 +69,15 @@ def parse_topo(text: str, name: str = "imported-server", speed: int = DEFAULT_SP
     """Read ``nvidia-smi topo -m`` output and work out the rails (raises ImportFormatError / ValueError)."""
     if not is_valid_device_id(name):
         raise ValueError(f"'{name}' is not a usable model id (letters, digits and hyphens)")
-    if speed <= 0:
-        raise ValueError(f"NIC speed must be positive, not {speed}")
-    return rails_from(read_topo(text, source), name, speed)
+    if not 0 < speed <= MAX_SPEED:
+        raise ValueError(f"NIC speed must be from 1 to {MAX_SPEED} Gb/s, not {speed}")
+    matrix = read_topo(text, source)
+    try:
+        return rails_from(matrix, name, speed)
+    except ImportFormatError:
+        raise
+    except ValueError as exc:
+        raise ImportFormatError(str(exc), source=source) from None
 
 
 def rails_from(matrix: TopoMatrix, name: str, speed: int = DEFAULT_SPEED) -> TopoResult:
@@ -82,10 +90,12 @@ def rails_from(matrix: TopoMatrix, name: str, speed: int = DEFAULT_SPEED) -> Top
             candidates.append(k)
     if not candidates:
         raise ValueError("the matrix has no NIC that could carry a rail (no NIC columns, or only bonds)")
+    distance = dict(zip(matrix.gpus, matrix.distances()))
     if len(candidates) >= len(matrix.gpus):
-        choice = _own_nic_each(matrix, candidates)
+        columns = lexicographic_assignment([[distance[g][k] for k in candidates] for g in matrix.gpus])
+        choice = {g: candidates[c] for g, c in zip(matrix.gpus, columns)}
     else:
-        choice = {g: min(candidates, key=lambda k: (matrix.distance(g, k), k)) for g in matrix.gpus}
+        choice = {g: min(candidates, key=lambda k: (distance[g][k], k)) for g in matrix.gpus}
     rails: list[TopoRail] = []
     rail_of: dict[int, int] = {}
     for g in matrix.gpus:
@@ -97,7 +107,7 @@ def rails_from(matrix: TopoMatrix, name: str, speed: int = DEFAULT_SPEED) -> Top
             rails.append(TopoRail(rail_of[k], gpus, matrix.nics[k].label, matrix.nics[k].rdma, worst))
     for k in candidates:
         if k not in rail_of:
-            g = min(matrix.gpus, key=lambda h: (matrix.distance(h, k), h))
+            g = min(matrix.gpus, key=lambda h: (distance[h][k], h))
             left_out[k] = (f"not the rail NIC of any GPU (its closest GPU, GPU{g}, is {matrix.cell(g, k)} to it "
                            f"and has a NIC at least as close); likely a storage or front-end NIC")
     notes = (
@@ -108,26 +118,3 @@ def rails_from(matrix: TopoMatrix, name: str, speed: int = DEFAULT_SPEED) -> Top
     return TopoResult(name, matrix.gpus, tuple(rails),
                       tuple(LeftOutNic(matrix.nics[k].label, matrix.nics[k].rdma, left_out[k])
                             for k in sorted(left_out)), speed, notes)
-
-
-def _own_nic_each(matrix: TopoMatrix, candidates: list[int]) -> dict[int, int]:
-    """A minimum-total-distance GPU -> NIC matching; ties go to the lowest NIC for GPU0, then GPU1, ...
-
-    Each edge costs ``distance * B**n + position * B**(n-1-i)`` (B = number of candidates, n = GPUs,
-    i = GPU order): the second term, summed, spells the assignment as a base-B number, so among
-    matchings of equal distance the lexicographically smallest one is the cheapest. Integer
-    weights keep the min-cost flow exact.
-    """
-    n, base = len(matrix.gpus), len(candidates)
-    graph = nx.DiGraph()
-    graph.add_node("src", demand=-n)
-    graph.add_node("dst", demand=n)
-    for i, g in enumerate(matrix.gpus):
-        graph.add_edge("src", ("gpu", g), capacity=1, weight=0)
-        for pos, k in enumerate(candidates):
-            cost = matrix.distance(g, k) * base ** n + pos * base ** (n - 1 - i)
-            graph.add_edge(("gpu", g), ("nic", k), capacity=1, weight=cost)
-    for k in candidates:
-        graph.add_edge(("nic", k), "dst", capacity=1, weight=0)
-    flow = nx.min_cost_flow(graph)
-    return {g: next(k for k in candidates if flow[("gpu", g)][("nic", k)]) for g in matrix.gpus}

@@ -46,6 +46,7 @@ def apply_nic_names(fabric: Fabric, server_ids: list[str], names: NicNames) -> A
     """Rename the rail NICs of ``server_ids`` whose RDMA device the input names (one batch of edits)."""
     result = ApplyResult(list(server_ids))
     used_rdma = set()
+    _refuse_shared_names(fabric, server_ids, names)
     with fabric.batch():
         for sid in server_ids:
             for nic in fabric.servers[sid].nics:
@@ -67,6 +68,20 @@ def apply_nic_names(fabric: Fabric, server_ids: list[str], names: NicNames) -> A
     result.unused = sorted(set(names.netdevs) - used_rdma, key=natural_key)
     _gid(fabric, server_ids, names, result)
     return result
+
+
+def _refuse_shared_names(fabric: Fabric, server_ids: list[str], names: NicNames) -> None:
+    """Two NICs of one server would end up with one interface name (a partial input that names a
+    NIC after one it leaves alone): refuse before anything changes, naming both."""
+    for sid in server_ids:
+        after: dict[str, str] = {}
+        for nic in fabric.servers[sid].nics:
+            netdev = names.netdevs.get(nic.rdma, nic.netdev)
+            if netdev in after:
+                other = after[netdev]
+                raise ValueError(f"{nic.id} and {other} would both be named {netdev} on {sid}; give the whole "
+                                 "ibdev2netdev output of the server, so that every NIC gets its own name")
+            after[netdev] = nic.id
 
 
 def _gid(fabric: Fabric, server_ids: list[str], names: NicNames, result: ApplyResult) -> None:

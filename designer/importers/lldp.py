@@ -14,14 +14,17 @@ The device a file belongs to is named by its file name (device id or host name, 
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..model.limits import MAX_LLDP_BYTES, MAX_LLDP_FILES, excerpt
+from ..storage.jsonio import JsonInputError, parse_json
+from ..storage.yamlio import FileFormatError, read_text
 from .errors import ImportFormatError
 
 _RULE = re.compile(r"^\s*-+(\s+-+)+\s*$")
+MAX_NEIGHBORS = 16_384               # neighbours in one device's dump (a switch has at most a few hundred)
 _SONIC_COLUMNS = {"LocalPort": "local", "RemoteDevice": "device", "RemotePortID": "port_id",
                   "RemotePortDescr": "port_descr"}
 
@@ -46,29 +49,40 @@ def parse_lldp(text: str, source: str = "input") -> tuple[str, list[Neighbor]]:
     """Detect the format and read the neighbours: returns (format, neighbours)."""
     if text.lstrip().startswith("{"):
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ImportFormatError(f"not valid JSON: {exc.msg}", exc.lineno, text.splitlines()[exc.lineno - 1]
-                                    if exc.lineno <= len(text.splitlines()) else None, source) from None
+            data = parse_json(text)
+        except JsonInputError as exc:
+            lines = text.splitlines()
+            shown = lines[exc.line - 1] if exc.line and exc.line <= len(lines) else None
+            raise ImportFormatError(exc.message, exc.line, shown, source) from None
         if not isinstance(data, dict) or "lldp" not in data:
             raise ImportFormatError("JSON without an 'lldp' key: expected 'lldpctl -f json' or '-f json0' output",
                                     1, None, source)
         if isinstance(data["lldp"], list):
-            return "lldpctl-json0", _json0(data["lldp"], source)
-        return "lldpctl-json", _json(data["lldp"], source)
-    return "sonic-table", _sonic_table(text, source)
+            neighbors = _json0(data["lldp"], source)
+            fmt = "lldpctl-json0"
+        else:
+            neighbors, fmt = _json(data["lldp"], source), "lldpctl-json"
+    else:
+        neighbors, fmt = _sonic_table(text, source), "sonic-table"
+    if len(neighbors) > MAX_NEIGHBORS:
+        _fail(source, f"lists {len(neighbors):,} neighbours; one device's dump has at most {MAX_NEIGHBORS:,}")
+    return fmt, neighbors
 
 
 def read_lldp_dir(folder: Path) -> list[LldpDump]:
     folder = Path(folder)
     if not folder.is_dir():
         raise ImportFormatError("is not a folder of LLDP dumps", source=str(folder))
+    files = sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
+    if len(files) > MAX_LLDP_FILES:
+        raise ImportFormatError(f"holds {len(files):,} files; at most {MAX_LLDP_FILES:,} dumps are read at once",
+                                source=str(folder))
     dumps = []
-    for file in sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith(".")):
+    for file in files:
         try:
-            text = file.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            raise ImportFormatError("is not UTF-8 text", source=str(file)) from None
+            text = read_text(file, MAX_LLDP_BYTES, "LLDP dump")
+        except FileFormatError as exc:
+            raise ImportFormatError(exc.message, exc.line, source=str(file)) from None
         fmt, neighbors = parse_lldp(text, str(file))
         dumps.append(LldpDump(file.name, fmt, tuple(neighbors), str(file)))
     if not dumps:
@@ -80,49 +94,69 @@ def _fail(source: str, message: str):
     raise ImportFormatError(message, source=source)
 
 
+_KINDS = {dict: "a mapping", list: "a list", str: "text"}
+
+
+def _expect(value, kind: type, where: str, source: str, optional: bool = True):
+    """``value`` when it is a ``kind``; None when absent (and ``optional``); otherwise a refusal that
+    names the place (a real lldpctl never writes another type there)."""
+    if value is None and optional:
+        return None
+    if not isinstance(value, kind):
+        got = _KINDS.get(type(value), "null" if value is None else f"a {type(value).__name__}")
+        _fail(source, f"{where} should be {_KINDS[kind]}, not {got}")
+    return value
+
+
 def _json(lldp, source: str) -> list[Neighbor]:
-    if not isinstance(lldp, dict):
-        _fail(source, "'lldp' should be a mapping in 'lldpctl -f json' output")
-    interfaces = lldp.get("interface", {})
-    items = []
-    for entry in interfaces if isinstance(interfaces, list) else [interfaces]:
-        if not isinstance(entry, dict):
-            _fail(source, "an 'interface' entry is not a mapping")
-        items.extend(entry.items())
+    """``lldpctl -f json``: interfaces keyed by name (a list of one-key mappings when there are several)."""
+    lldp = _expect(lldp, dict, "'lldp'", source, optional=False)
+    interfaces = lldp.get("interface")
+    entries = interfaces if isinstance(interfaces, list) else [] if interfaces is None else [interfaces]
     result = []
-    for ifname, body in items:
-        if not isinstance(body, dict):
-            _fail(source, f"interface {ifname} is not a mapping")
-        chassis = body.get("chassis") or {}
-        name = None
-        if isinstance(chassis, dict) and chassis and "id" not in chassis:
-            name = next(iter(chassis))
-        port = body.get("port") or {}
-        port_id = port.get("id", {}).get("value") if isinstance(port.get("id"), dict) else None
-        descr = port.get("descr") if isinstance(port.get("descr"), str) else None
-        result.append(Neighbor(ifname, name, port_id, descr))
+    for n, entry in enumerate(entries):
+        for ifname, body in _expect(entry, dict, f"lldp.interface[{n}]", source, optional=False).items():
+            where = f"interface {excerpt(ifname, 40)}"
+            body = _expect(body, dict, where, source, optional=False)
+            chassis = _expect(body.get("chassis"), dict, f"{where}: 'chassis'", source) or {}
+            name = next(iter(chassis)) if chassis and "id" not in chassis else None
+            port = _expect(body.get("port"), dict, f"{where}: 'port'", source) or {}
+            port_id = _expect(port.get("id"), dict, f"{where}: 'port.id'", source) or {}
+            value = _expect(port_id.get("value"), str, f"{where}: 'port.id.value'", source)
+            descr = port.get("descr") if isinstance(port.get("descr"), str) else None
+            result.append(Neighbor(ifname, name, value, descr))
     return result
 
 
-def _first_value(items) -> str | None:
-    if isinstance(items, list) and items and isinstance(items[0], dict):
-        value = items[0].get("value")
-        return value if isinstance(value, str) else None
-    return None
+def _first_value(items, where: str, source: str) -> str | None:
+    """The ``value`` of the first ``[{"value": ...}]`` entry (json0's form of every field)."""
+    items = _expect(items, list, where, source)
+    if not items:
+        return None
+    first = _expect(items[0], dict, f"{where}[0]", source, optional=False)
+    return _expect(first.get("value"), str, f"{where}[0].value", source)
+
+
+def _first(items, where: str, source: str) -> dict:
+    items = _expect(items, list, where, source) or [{}]
+    return _expect(items[0], dict, f"{where}[0]", source, optional=False) if items else {}
 
 
 def _json0(lldp: list, source: str) -> list[Neighbor]:
+    """``lldpctl -f json0``: every level a list, names in ``name`` fields."""
     result = []
-    for block in lldp:
-        if not isinstance(block, dict):
-            _fail(source, "an 'lldp' entry is not a mapping in 'lldpctl -f json0' output")
-        for iface in block.get("interface", []):
-            if not isinstance(iface, dict) or not isinstance(iface.get("name"), str):
-                _fail(source, "an interface without a 'name' in 'lldpctl -f json0' output")
-            chassis = (iface.get("chassis") or [{}])[0]
-            port = (iface.get("port") or [{}])[0]
-            result.append(Neighbor(iface["name"], _first_value(chassis.get("name")),
-                                   _first_value(port.get("id")), _first_value(port.get("descr"))))
+    for b, block in enumerate(lldp):
+        block = _expect(block, dict, f"lldp[{b}]", source, optional=False)
+        for n, iface in enumerate(_expect(block.get("interface"), list, f"lldp[{b}].interface", source) or []):
+            where = f"lldp[{b}].interface[{n}]"
+            iface = _expect(iface, dict, where, source, optional=False)
+            if not isinstance(iface.get("name"), str):
+                _fail(source, f"{where} has no 'name' (an interface without a name in 'lldpctl -f json0' output)")
+            chassis = _first(iface.get("chassis"), f"{where}.chassis", source)
+            port = _first(iface.get("port"), f"{where}.port", source)
+            result.append(Neighbor(iface["name"], _first_value(chassis.get("name"), f"{where}.chassis[0].name", source),
+                                   _first_value(port.get("id"), f"{where}.port[0].id", source),
+                                   _first_value(port.get("descr"), f"{where}.port[0].descr", source)))
     return result
 
 

@@ -12,12 +12,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..model.ids import netdev_problem
 from .errors import ImportFormatError
 
-_PCI = re.compile(r"^[0-9a-fA-F]{4}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]$")
-_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.:-]*$")
-_IPV4 = re.compile(r"^\d{1,3}(\.\d{1,3}){3}$")
-_VERSION = re.compile(r"^v[12]$")
+_PCI = re.compile(r"^[0-9a-fA-F]{4}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]\Z")
+_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.:-]{0,63}\Z")
+_INDEX = re.compile(r"^[0-9]{1,3}\Z")
+_IPV4 = re.compile(r"^[0-9]{1,3}(\.[0-9]{1,3}){3}\Z")
+_VERSION = re.compile(r"^v[12]\Z")
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +72,7 @@ def parse_ibdev2netdev(text: str, source: str = "input") -> dict[str, str]:
         netdev = tokens[arrow + 1] if arrow + 1 < len(tokens) else ""
         if "port" not in tokens[:arrow] or not _NAME.match(rdma) or not _NAME.match(netdev):
             raise ImportFormatError("expected '<rdma device> port <n> ==> <netdev> (<state>)'", number, line, source)
+        _check_netdev(netdev, number, line, source)
         names[rdma] = netdev
     if not names:
         raise ImportFormatError("no 'mlx5_0 port 1 ==> ens1np0 (Up)' lines found", source=source)
@@ -84,22 +87,35 @@ def parse_show_gids(text: str, source: str = "input") -> list[Gid]:
             continue
         gid = _gid_row(tokens)
         if gid is None:
-            raise ImportFormatError("expected a show_gids row: DEV PORT INDEX GID [IPv4] VER [DEV]",
-                                    number, line, source)
+            raise ImportFormatError("expected a show_gids row: DEV PORT INDEX GID [IPv4] VER [DEV] "
+                                    "(a GID index is a number from 0 to 255)", number, line, source)
+        if gid.netdev is not None:
+            _check_netdev(gid.netdev, number, line, source)
         gids.append(gid)
     if not gids:
         raise ImportFormatError("no GID rows found in show_gids output", source=source)
     return gids
 
 
+def _check_netdev(netdev: str, number: int, line: str, source: str) -> None:
+    """A netdev the host configs can use, or a refusal naming the line (nothing is saved)."""
+    problem = netdev_problem(netdev)
+    if problem:
+        raise ImportFormatError(f"the interface name {netdev[:40]!r} cannot be used in host configs: {problem}",
+                                number, line, source)
+
+
 def _gid_row(tokens: list[str]) -> Gid | None:
-    if len(tokens) < 5 or not tokens[1].isdigit() or not tokens[2].isdigit() or ":" not in tokens[3]:
+    if (len(tokens) < 5 or not _INDEX.match(tokens[1]) or not _INDEX.match(tokens[2]) or int(tokens[2]) > 255
+            or ":" not in tokens[3] or not _NAME.match(tokens[0])):
         return None
     rest = tokens[4:]
     ipv4 = rest.pop(0) if rest and _IPV4.match(rest[0]) else None
     if not rest or not _VERSION.match(rest[0]) or len(rest) > 2:
         return None
     netdev = rest[1] if len(rest) == 2 else None
+    if netdev is not None and not _NAME.match(netdev):
+        return None
     return Gid(tokens[0], int(tokens[1]), int(tokens[2]), tokens[3], ipv4, rest[0], netdev)
 
 

@@ -14,16 +14,17 @@ table ends at the first line that is not a matrix row.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from ..model.limits import MAX_GPUS, MAX_TOPO_DEVICES
 from .errors import ImportFormatError
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
-_GPU = re.compile(r"^GPU(\d+)$")
-_NIC_LABEL = re.compile(r"^NIC(\d+)$")
-_CELL = re.compile(r"^(X|NV\d+|PIX|PXB|PHB|NODE|SYS|SOC|N/A)$")
-_LEGEND_ENTRY = re.compile(r"^(NIC\d+)\s*:\s*(\S+)$")
-_DEVICE_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.:-]*$")
+_GPU = re.compile(r"^GPU([0-9]+)\Z")
+_NIC_LABEL = re.compile(r"^NIC([0-9]+)\Z")
+_CELL = re.compile(r"^(X|NV[0-9]+|PIX|PXB|PHB|NODE|SYS|SOC|N/A)\Z")
+_LEGEND_ENTRY = re.compile(r"^(NIC[0-9]+)\s*:\s*(\S+)\Z")
+_DEVICE_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.:-]{0,63}\Z")
 # Header words that start the trailing affinity columns ("CPU Affinity", "NUMA Affinity", "GPU NUMA ID").
 _AFFINITY_WORDS = {"CPU", "NUMA", "GPU", "Affinity"}
 
@@ -45,12 +46,20 @@ class TopoMatrix:
     gpus: tuple[int, ...]
     nics: tuple[TopoNic, ...]
     cells: tuple[tuple[str, ...], ...]
+    _row: dict = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "_row", {g: i for i, g in enumerate(self.gpus)})
 
     def cell(self, gpu: int, nic: int) -> str:
-        return self.cells[self.gpus.index(gpu)][nic]
+        return self.cells[self._row[gpu]][nic]
 
     def distance(self, gpu: int, nic: int) -> int:
         return DISTANCE.get(self.cell(gpu, nic), UNKNOWN_DISTANCE)
+
+    def distances(self) -> list[list[int]]:
+        """``[gpu row][nic]`` -> PCIe distance, for the whole matrix at once."""
+        return [[DISTANCE.get(c, UNKNOWN_DISTANCE) for c in row] for row in self.cells]
 
 
 def read_topo(text: str, source: str = "input") -> TopoMatrix:
@@ -59,7 +68,7 @@ def read_topo(text: str, source: str = "input") -> TopoMatrix:
     header_at = _find_header(lines, source)
     columns = _header_columns(lines[header_at], header_at + 1, source)
     rows, end = _read_rows(lines, header_at + 1, columns, source)
-    legend = _nic_legend(lines[end:])
+    legend = _nic_legend(lines[end:], end + 1, source)
     gpu_labels = sorted((c for c in columns if _GPU.match(c)), key=lambda c: int(c[3:]))
     nic_labels = [c for c in columns if not _GPU.match(c)]
     for label in gpu_labels:
@@ -76,7 +85,8 @@ def read_topo(text: str, source: str = "input") -> TopoMatrix:
             nics.append(TopoNic(label, legend[label]))
         else:
             nics.append(TopoNic(label, label))
-    cells = tuple(tuple(rows[g][columns.index(n.label)] for n in nics) for g in gpu_labels)
+    at = {c: i for i, c in enumerate(columns)}
+    cells = tuple(tuple(rows[g][at[n.label]] for n in nics) for g in gpu_labels)
     return TopoMatrix(tuple(int(g[3:]) for g in gpu_labels), tuple(nics), cells)
 
 
@@ -95,20 +105,30 @@ def _find_header(lines: list[str], source: str) -> int:
 
 def _header_columns(line: str, number: int, source: str) -> list[str]:
     columns: list[str] = []
+    seen: set[str] = set()
     for token in line.split():
         if token in _AFFINITY_WORDS:
             break
-        if not _DEVICE_NAME.match(token) or token in columns:
-            raise ImportFormatError(f"'{token}' in the header is not a device label", number, line, source)
+        if not _DEVICE_NAME.match(token) or token in seen:
+            raise ImportFormatError(f"{token[:40]!r} in the header is not a device label", number, line, source)
         columns.append(token)
-    if not any(_GPU.match(c) for c in columns):
+        seen.add(token)
+        if len(columns) > MAX_TOPO_DEVICES:
+            raise ImportFormatError(f"the header names more than {MAX_TOPO_DEVICES:,} devices; no server has "
+                                    "that many GPUs and NICs", number, line, source)
+    gpus = sum(1 for c in columns if _GPU.match(c))
+    if not gpus:
         raise ImportFormatError("the header names no GPU columns", number, line, source)
+    if gpus > MAX_GPUS:
+        raise ImportFormatError(f"the header names {gpus:,} GPUs; a server model has at most {MAX_GPUS}",
+                                number, line, source)
     return columns
 
 
 def _read_rows(lines: list[str], start: int, columns: list[str], source: str):
     """Rows from ``start`` until the first line that is not a row; returns (label -> cells, end index)."""
     rows: dict[str, tuple[str, ...]] = {}
+    known = set(columns)
     i = start
     while i < len(lines):
         tokens = lines[i].split()
@@ -117,16 +137,16 @@ def _read_rows(lines: list[str], start: int, columns: list[str], source: str):
                 break
             i += 1
             continue
-        if tokens[0] not in columns:
+        if tokens[0] not in known:
             break
         label, cells = tokens[0], tokens[1:1 + len(columns)]
         if len(cells) < len(columns):
-            raise ImportFormatError(f"the {label} row has {len(cells)} cells but the header names "
+            raise ImportFormatError(f"the {label} row has {len(cells):,} cells but the header names "
                                     f"{len(columns)} devices", i + 1, lines[i], source)
         for column, cell in zip(columns, cells):
             if not _CELL.match(cell):
                 raise ImportFormatError(
-                    f"'{cell}' ({label} to {column}) is not a topology value "
+                    f"{cell[:20]!r} ({label} to {column}) is not a topology value "
                     "(X, NV#, PIX, PXB, PHB, NODE, SYS)", i + 1, lines[i], source)
         if label in rows:
             raise ImportFormatError(f"{label} has two rows", i + 1, lines[i], source)
@@ -137,10 +157,15 @@ def _read_rows(lines: list[str], start: int, columns: list[str], source: str):
     return rows, i
 
 
-def _nic_legend(lines: list[str]) -> dict[str, str]:
+def _nic_legend(lines: list[str], first: int, source: str) -> dict[str, str]:
+    """NICk -> RDMA device name; a name that could not be a device's is refused (it becomes the
+    server model's NIC names)."""
     legend = {}
-    for line in lines:
+    for number, line in enumerate(lines, first):
         m = _LEGEND_ENTRY.match(line)
         if m:
+            if not _DEVICE_NAME.match(m.group(2)):
+                raise ImportFormatError(f"{m.group(2)[:40]!r} is not an RDMA device name (a letter, then letters, "
+                                        "digits and _ . : -, at most 64)", number, line, source)
             legend[m.group(1)] = m.group(2)
     return legend

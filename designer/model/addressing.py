@@ -6,12 +6,13 @@ import ipaddress
 import re
 
 from .errors import ModelError
+from .limits import excerpt
 
-_CIDR = re.compile(r"^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})/(\d{1,2})$")
-_OCTET = r"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)"
+_CIDR = re.compile(r"^([0-9]{1,3})\.([0-9]{1,3})\.([0-9]{1,3})\.([0-9]{1,3})/([0-9]{1,2})\Z")
+_OCTET = r"(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])"
 # Already valid and normalised (no octet above 255, no leading zeros, length 0..32): most addresses, so
 # loading a big design checks each with one match instead of parsing it.
-_NORMAL = re.compile(rf"{_OCTET}\.{_OCTET}\.{_OCTET}\.{_OCTET}/(?:3[0-2]|[12]?\d)").fullmatch
+_NORMAL = re.compile(rf"{_OCTET}\.{_OCTET}\.{_OCTET}\.{_OCTET}/(?:3[0-2]|[12]?[0-9])").fullmatch
 
 
 def check_cidr(cidr: str, where: str) -> str:
@@ -20,7 +21,7 @@ def check_cidr(cidr: str, where: str) -> str:
         return cidr
     m = _CIDR.match(cidr) if isinstance(cidr, str) else None
     if not m or any(int(x) > 255 for x in m.groups()[:4]) or int(m.group(5)) > 32:
-        raise ModelError(f"'{cidr}' for {where} is not an IPv4 address with a prefix length, "
+        raise ModelError(f"{excerpt(cidr)} for {where} is not an IPv4 address with a prefix length, "
                          "like 10.0.0.5/24", (where,))
     if any(len(x) > 1 and x[0] == "0" for x in m.groups()):
         return cidr_str(ip_int(cidr.partition("/")[0]), int(m.group(5)))   # drop leading zeros
@@ -32,7 +33,8 @@ def parse_network(cidr: str, what: str) -> tuple[int, int]:
     try:
         net = ipaddress.IPv4Network(cidr)
     except ValueError as exc:
-        raise ModelError(f"{what} '{cidr}' is not an IPv4 network like 10.0.0.0/16 ({exc})") from None
+        detail = f" ({exc})" if len(str(exc)) < 100 else ""
+        raise ModelError(f"{what} {excerpt(cidr)} is not an IPv4 network like 10.0.0.0/16{detail}") from None
     return int(net.network_address), net.prefixlen
 
 

@@ -14,7 +14,8 @@ from . import events as ev
 from .addressing import check_cidr
 from .entities import DesignSettings, Link, Nic, Rail, Role, ScalableUnit, Server, Switch
 from .errors import ModelError
-from .ids import endpoint, hostname_problem, is_valid_device_id, natural_key, split_endpoint
+from .ids import address_key_problem, endpoint, hostname_problem, is_valid_device_id, natural_key, split_endpoint
+from .limits import MAX_FABRIC_PLANES, MAX_RAILS, MAX_SU, excerpt
 from .queries import FabricQueries, Listener
 
 
@@ -56,14 +57,14 @@ class Fabric(FabricQueries):
     # ------------------------------------------------------------------ rails and SUs
     def _ensure_rail(self, index: int | None) -> None:
         if index is not None and index not in self._rails:
-            if index < 0:
-                raise ModelError(f"rail {index} is negative; rails count from 0")
+            if not 0 <= index < MAX_RAILS:
+                raise ModelError(f"rail {index} is not valid; rails count from 0 to {MAX_RAILS - 1}")
             self._rails[index] = Rail(index, f"rail{index}")
 
     def _ensure_su(self, index: int | None) -> None:
         if index is not None and index not in self._sus:
-            if index < 1:
-                raise ModelError(f"SU {index} is not valid; scalable units count from 1")
+            if not 1 <= index <= MAX_SU:
+                raise ModelError(f"SU {index} is not valid; scalable units count from 1 to {MAX_SU}")
             self._sus[index] = ScalableUnit(index, f"SU{index}")
 
     def set_rail_name(self, index: int, name: str) -> None:
@@ -93,7 +94,7 @@ class Fabric(FabricQueries):
     def _check_new_device(self, device_id: str, hostname: str) -> None:
         if not is_valid_device_id(device_id):
             raise ModelError(
-                f"'{device_id}' is not a valid device id: use letters, digits and hyphens "
+                f"{excerpt(device_id)} is not a valid device id: use letters, digits and hyphens "
                 "(no '/', '.', spaces), at most 63 characters", (device_id,))
         if self.has_device(device_id):
             raise ModelError(f"a device with id '{device_id}' already exists", (device_id,))
@@ -102,7 +103,7 @@ class Fabric(FabricQueries):
     def _check_hostname(self, device_id: str, hostname: str) -> None:
         problem = hostname_problem(hostname)
         if problem:
-            raise ModelError(f"'{hostname}' is not a valid host name for {device_id}: {problem}", (device_id,))
+            raise ModelError(f"{excerpt(hostname)} is not a valid host name for {device_id}: {problem}", (device_id,))
         owner = self._hostnames.get(hostname)
         if owner is not None and owner != device_id:
             raise ModelError(f"host name '{hostname}' is already used by {owner}", (device_id, owner))
@@ -117,6 +118,7 @@ class Fabric(FabricQueries):
             _check_plane(nic.id, nic.fabric_plane)
         if len({n.index for n in server.nics}) != len(server.nics):
             raise ModelError(f"server {server.id} lists a NIC index twice", (server.id,))
+        _check_gid_index(server.id, server.gid_index)
         self._ensure_su(server.su)
         for nic in server.nics:
             self._ensure_rail(nic.rail)
@@ -137,6 +139,9 @@ class Fabric(FabricQueries):
             raise ModelError(f"core {switch.id} belongs to no rail and no SU", (switch.id,))
         _check_group(switch.id, switch.group)
         _check_plane(switch.id, switch.fabric_plane)
+        if switch.plane is not None and not 0 <= switch.plane < MAX_RAILS:
+            raise ModelError(f"plane {switch.plane} of {switch.id} is not valid; planes count from 0 to "
+                             f"{MAX_RAILS - 1}", (switch.id,))
         self._ensure_su(switch.su)
         self._ensure_rail(switch.rail)
         self._switches[switch.id] = switch
@@ -232,9 +237,7 @@ class Fabric(FabricQueries):
         server = self._servers.get(server_id)
         if server is None:
             raise ModelError(f"there is no server '{server_id}'", (server_id,))
-        if gid_index is not None and not (isinstance(gid_index, int) and 0 <= gid_index <= 255):
-            raise ModelError(f"GID index {gid_index!r} for {server_id} is not a whole number from 0 to 255",
-                             (server_id,))
+        _check_gid_index(server_id, gid_index)
         self._replace_device(replace(server, gid_index=gid_index))
 
     def set_nic_names(self, nic_id: str, netdev: str, rdma: str) -> None:
@@ -247,7 +250,7 @@ class Fabric(FabricQueries):
         for ep in (a, b):
             speed = self.endpoint_speed(ep)
             if speed is None:
-                raise ModelError(f"'{ep}' is not a NIC or a switch port of this design", (ep,))
+                raise ModelError(f"{excerpt(ep)} is not a NIC or a switch port of this design", (ep,))
             if ep in self._link_at:
                 raise ModelError(f"{ep} is already cabled to {self.peer(ep)}", (ep,))
             speeds.append(speed)
@@ -306,6 +309,9 @@ class Fabric(FabricQueries):
             self._addresses.pop(key, None)
             self._pinned.discard(key)
         else:
+            problem = address_key_problem(key)
+            if problem:
+                raise ModelError(problem, (key,))
             self._addresses[key] = check_cidr(cidr, key)
             (self._pinned.add if pinned else self._pinned.discard)(key)
         self._emit(ev.PLAN_CHANGED, key)
@@ -356,9 +362,15 @@ def _check_group(device_id: str, group) -> None:
 
 
 def _check_plane(device_id: str, plane) -> None:
-    if not isinstance(plane, int) or isinstance(plane, bool) or plane < 0:
-        raise ModelError(f"fabric plane {plane!r} of {device_id} is not valid; planes count from 0",
-                         (device_id.partition("/")[0],))
+    if not isinstance(plane, int) or isinstance(plane, bool) or not 0 <= plane < MAX_FABRIC_PLANES:
+        raise ModelError(f"fabric plane {excerpt(plane)} of {device_id} is not valid; planes count from 0 to "
+                         f"{MAX_FABRIC_PLANES - 1}", (device_id.partition("/")[0],))
+
+
+def _check_gid_index(server_id: str, gid_index) -> None:
+    if gid_index is not None and not (isinstance(gid_index, int) and 0 <= gid_index <= 255):
+        raise ModelError(f"GID index {gid_index!r} for {server_id} is not a whole number from 0 to 255",
+                         (server_id,))
 
 
 def _check_breakout(model, switch_id: str, cage: int, mode: str) -> None:

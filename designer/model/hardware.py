@@ -2,26 +2,72 @@
 
 A switch port is a front-panel cage (numbered from 1). A breakout mode such as
 ``2x400G`` splits it into sub-ports; each sub-port is a `Port` with its own name.
-Interface names come from the model's ``port_name`` pattern, whose fields are
-``{port}`` (front-panel number), ``{sub}`` (0-based sub-port), ``{sub1}``
-(1-based sub-port) and ``{lane}`` (first SerDes lane of the sub-port, counting
-from ``lane_base``). SONiC names ``Ethernet{lane}``.
+Interface names come from the model's ``port_name`` pattern, a small template language:
+literal text with the fields ``{port}`` (front-panel number), ``{sub}`` (0-based sub-port),
+``{sub1}`` (1-based sub-port) and ``{lane}`` (first SerDes lane of the sub-port, counting
+from ``lane_base``), each a whole number printed in decimal. Nothing else is a field: no
+attributes, indexes or format specs (``str.format`` would reach into objects and pad to any
+width). SONiC names ``Ethernet{lane}``.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
-_BREAKOUT = re.compile(r"^([1-9]\d*)x([1-9]\d*)G$")
+from .limits import MAX_BREAKOUT, MAX_CAGES, MAX_SPEED
+
+_BREAKOUT = re.compile(r"^([1-9][0-9]{0,3})x([1-9][0-9]{0,4})G\Z")
+PORT_FIELDS = ("port", "sub", "sub1", "lane")
+_TEMPLATE_PART = re.compile(r"\{([^{}]*)\}|([^{}]+)|([{}])")
+
+
+class PortTemplate:
+    """A compiled ``port_name`` pattern: ``render(port=1, sub=0, sub1=1, lane=0)`` -> ``'Ethernet0'``."""
+
+    __slots__ = ("pattern", "_parts")
+
+    def __init__(self, pattern: str):
+        parts: list[tuple[bool, str]] = []
+        for m in _TEMPLATE_PART.finditer(pattern):
+            name, text, brace = m.groups()
+            if brace is not None:
+                raise ValueError(f"{pattern!r} has an unmatched '{brace}'; fields are written "
+                                 f"{', '.join('{' + f + '}' for f in PORT_FIELDS)}")
+            if name is not None:
+                if name not in PORT_FIELDS:
+                    raise ValueError(f"{{{name[:20]}}} is not a port name field; use only "
+                                     f"{', '.join('{' + f + '}' for f in PORT_FIELDS)}")
+                parts.append((True, name))
+            else:
+                parts.append((False, text))
+        if not any(is_field for is_field, _ in parts):
+            raise ValueError(f"{pattern!r} has no field, so every port would get the same name; "
+                             "use {port} or {lane} (and {sub} for broken-out cages)")
+        self.pattern, self._parts = pattern, tuple(parts)
+
+    def render(self, **values: int) -> str:
+        return "".join(str(values[text]) if is_field else text for is_field, text in self._parts)
+
+
+@lru_cache(maxsize=256)
+def port_template(pattern: str) -> PortTemplate:
+    """The compiled template (raises ValueError naming what is wrong with the pattern)."""
+    return PortTemplate(pattern)
 
 
 def parse_breakout(mode: str) -> tuple[int, int]:
     """``'2x400G'`` -> ``(2, 400)``; raises ValueError with a readable message."""
-    m = _BREAKOUT.match(mode)
+    m = _BREAKOUT.match(mode) if isinstance(mode, str) else None
     if not m:
-        raise ValueError(f"'{mode}' is not a breakout mode; write it like 1x800G, 2x400G or 4x200G")
-    return int(m.group(1)), int(m.group(2))
+        shown = repr(mode[:40]) if isinstance(mode, str) else type(mode).__name__
+        raise ValueError(f"{shown} is not a breakout mode; write it like 1x800G, 2x400G or 4x200G")
+    count, speed = int(m.group(1)), int(m.group(2))
+    if count > MAX_BREAKOUT or speed > MAX_SPEED:
+        raise ValueError(f"'{mode}' is beyond what a cage can be: at most {MAX_BREAKOUT} sub-ports "
+                         f"of at most {MAX_SPEED}G")
+    return count, speed
 
 
 def breakout_name(count: int, speed: int) -> str:
@@ -40,12 +86,19 @@ def breakout_runs(breakouts) -> list[tuple[str, str]]:
     return [(str(a) if a == b else f"{a}-{b}", m) for a, b, m in runs]
 
 
+_CAGES = re.compile(r"^([0-9]{1,12})(?:-([0-9]{1,12}))?\Z")
+
+
 def cage_range(text: str) -> range:
-    """``'1-32'`` -> cages 1..32, ``'5'`` -> cage 5; raises ValueError for anything else."""
-    first, _, last = text.partition("-")
-    if not first.isdigit() or (last and not last.isdigit()):
-        raise ValueError(f"'{text}' should be a cage number or a range like 1-32")
-    return range(int(first), int(last or first) + 1)
+    """``'1-32'`` -> cages 1..32, ``'5'`` -> cage 5; raises ValueError for anything else, including
+    a range beyond the largest switch (`limits.MAX_CAGES`) or one that runs backwards."""
+    m = _CAGES.match(text)
+    if not m:
+        raise ValueError(f"{text[:40]!r} should be a cage number or a range like 1-32")
+    first, last = int(m.group(1)), int(m.group(2) or m.group(1))
+    if not 1 <= first <= last <= MAX_CAGES:
+        raise ValueError(f"'{text}' is not a range of cages from 1 to at most {MAX_CAGES:,}, first to last")
+    return range(first, last + 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,12 +154,13 @@ class SwitchModel:
 
     def cage_ports(self, cage: int, mode: str) -> list[Port]:
         count, speed = parse_breakout(mode)
+        template = port_template(self.port_name)
         step = self.lanes // count
         first = self.lane_base + (cage - 1) * self.lanes
         result = []
         for sub in range(count):
             lane = first + sub * step
-            name = self.port_name.format(port=cage, sub=sub, sub1=sub + 1, lane=lane)
+            name = template.render(port=cage, sub=sub, sub1=sub + 1, lane=lane)
             result.append(Port(name, cage, sub, speed, tuple(range(lane, lane + step)), mode))
         return result
 

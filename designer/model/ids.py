@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 
-_DIGITS = re.compile(r"(\d+)")
+_DIGITS = re.compile(r"([0-9]+)")
 # RFC 1123 label: letters, digits, hyphens; no leading/trailing hyphen; 1-63 chars.
-_LABEL = re.compile(r"^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$")
-_PORT_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.:/-]{0,62}$")
+_LABEL = re.compile(r"^(?!-)[A-Za-z0-9-]{1,63}(?<!-)\Z")
+_PORT_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.:/-]{0,62}\Z")
 
 
 def natural_key(text: str) -> tuple:
@@ -58,6 +58,31 @@ def hostname_problem(name: str) -> str | None:
     return None
 
 
+_NETDEV = re.compile(r"^[A-Za-z0-9_.-]{1,15}\Z")
+_RDMA = re.compile(r"^[A-Za-z0-9_.-]{1,64}\Z")
+
+
+def netdev_problem(name: str) -> str | None:
+    """Say what is wrong with a Linux interface name, or None (IFNAMSIZ: at most 15 characters)."""
+    if not name:
+        return "it is empty"
+    if len(name) > 15:
+        return f"it has {len(name)} characters (Linux allows at most 15)"
+    if name in (".", ".."):
+        return "it is '.' or '..'"
+    if not _NETDEV.match(name):
+        bad = sorted({c for c in name if not (c.isascii() and (c.isalnum() or c in "_.-"))})
+        return f"it contains {' '.join(repr(c) for c in bad)}; only letters, digits, '.', '-' and '_' are allowed"
+    return None
+
+
+def rdma_problem(name: str) -> str | None:
+    """Say what is wrong with an RDMA device name (mlx5_0), or None."""
+    if not _RDMA.match(name):
+        return "only letters, digits, '.', '-' and '_' are allowed (at most 64)"
+    return None
+
+
 def is_valid_port_name(name: str) -> bool:
     return bool(_PORT_NAME.match(name)) and ".." not in name
 
@@ -71,6 +96,17 @@ def split_endpoint(ep: str) -> tuple[str, str]:
     if not sep or not device or not port:
         raise ValueError(f"'{ep}' is not an endpoint of the form <device>/<port>")
     return device, port
+
+
+def address_key_problem(key: str) -> str | None:
+    """What is wrong with an address key (``<device>/<port>``: a NIC, switch port, ``svi`` or ``lo``),
+    or None. Keys are written in a design file's address table, one word each."""
+    device, sep, port = key.partition("/") if isinstance(key, str) else ("", "", "")
+    if not sep or not is_valid_device_id(device) or not is_valid_port_name(port):
+        shown = repr(key[:60]) if isinstance(key, str) else type(key).__name__
+        return (f"{shown} is not an address key: write <device id>/<interface>, such as su1-srv01/nic0, "
+                "su1-leaf-r0/Ethernet0, su1-leaf-r0/svi or spine-01/lo (no spaces)")
+    return None
 
 
 def is_valid_device_id(device_id: str) -> bool:

@@ -11,6 +11,7 @@ from ..model.entities import AddressingSettings, AsnSettings, DesignSettings, Ni
 from ..model.fabric import Fabric
 from ..model.hardware import Catalog
 from ..model.ids import endpoint
+from ..model.validate import settings_problems
 from .addressing import assign_addresses
 from .errors import PlanningError
 from .spec import BuildSpec, Sizing, size
@@ -68,9 +69,11 @@ def make_server(catalog: Catalog, server_id_: str, model_id: str, su: int, rails
 def build(spec: BuildSpec, catalog: Catalog) -> Fabric:
     """A wired, addressed fabric; raises PlanningError listing every shortfall when it cannot work."""
     sizing = size(spec, catalog)
-    if sizing.problems:
-        raise PlanningError(sizing.problems)
-    fabric = Fabric(catalog, settings_from(spec, sizing))
+    settings = settings_from(spec, sizing)
+    problems = [f"{'.'.join(map(str, path[-1:]))}: {problem}" for path, problem in settings_problems(settings)]
+    if sizing.problems or problems:
+        raise PlanningError(sizing.problems + problems)
+    fabric = Fabric(catalog, settings)
     leaf_model = catalog.switch(spec.leaf_model)
     spine_model = catalog.switch(spec.spine_model or spec.leaf_model)
     multi = sizing.fabric_planes > 1

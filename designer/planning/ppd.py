@@ -14,6 +14,10 @@ from ..model.fabric import Fabric
 from ..model.ids import endpoint, split_endpoint
 from .topology import LeafLinks, all_leaf_links
 
+# How many PPD rules one leaf can hold: the exporter numbers them in three SONiC ACL priority ranges
+# (local destinations, per-destination exceptions, pins) that must never meet.
+MAX_LOCAL, MAX_PINS = 999, 1500
+
 
 @dataclass(frozen=True, slots=True)
 class Binding:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, fields
 
 from ..model.entities import SCHEMES, SPINE_ASN_MODES, SPINE_PLANE_MODES
 from ..model.hardware import Catalog, parse_breakout
+from ..model.limits import MAX_LINKS, MAX_RAILS, MAX_SERVERS, MAX_SU, MAX_SWITCHES
 
 
 @dataclass(frozen=True)
@@ -126,6 +127,16 @@ def format_ratio(ratio: float) -> str:
 
 
 def size(spec: BuildSpec, catalog: Catalog) -> Sizing:
+    s = _size(spec, catalog)
+    for count, limit, what in ((s.servers, MAX_SERVERS, "servers"), (s.leaves + s.spines, MAX_SWITCHES, "switches"),
+                               (s.server_links + s.fabric_links, MAX_LINKS, "cables"),
+                               (s.rails, MAX_RAILS, "rails"), (spec.sus, MAX_SU, "scalable units")):
+        if count > limit:
+            s.problems.append(f"{count:,} {what} is more than the {limit:,} a design can have")
+    return s
+
+
+def _size(spec: BuildSpec, catalog: Catalog) -> Sizing:
     s = Sizing()
     p = s.problems
     _check_simple(spec, p)

@@ -35,7 +35,7 @@ STRING_LISTS = {
     ("PORT", "adv_speeds"): ",",
     ("PORT", "adv_interface_types"): ",",
 }
-_INTEGER = re.compile(r"^-?[0-9]+$")
+_INTEGER = re.compile(r"^-?[0-9]+\Z")
 
 
 @dataclass(frozen=True)

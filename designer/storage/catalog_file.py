@@ -5,8 +5,11 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from ..model.hardware import Catalog, NicSpec, ServerModel, SwitchModel, parse_breakout
-from ..model.ids import is_valid_device_id
+from ..model.hardware import Catalog, NicSpec, ServerModel, SwitchModel, parse_breakout, port_template
+from ..model.ids import is_valid_device_id, is_valid_port_name
+from ..model.limits import (MAX_CAGES, MAX_CATALOG_BYTES, MAX_GPUS, MAX_LANE_BASE, MAX_LANES, MAX_NICS,
+                            MAX_PORT_NAME, MAX_SPEED, excerpt)
+from ..model.validate import GID_RANGE, PLANE_RANGE
 from ..resources import resources_dir
 from .yamlio import Context, field, only_keys, parse, read_text
 
@@ -14,21 +17,21 @@ _SWITCH_KEYS = {"id", "vendor", "description", "ports", "speed", "lanes", "break
                 "lane_base", "nos", "redirect_to_nexthop"}
 _SERVER_KEYS = {"id", "vendor", "description", "gpus", "nics", "mgmt_interface", "gid_index"}
 _NIC_KEYS = {"index", "netdev", "rdma", "speed", "gpus", "fabric_plane"}
+_MAX_MODELS = 1_000
+_NAME = 255
 
 
 def parse_switch_model(ctx: Context, raw, path: tuple, builtin: bool) -> SwitchModel:
     if not isinstance(raw, dict):
         ctx.fail(path, "a switch model should be a mapping with id, ports, speed, lanes, breakouts")
     only_keys(ctx, raw, _SWITCH_KEYS, path)
-    model_id = field(ctx, raw, "id", path, str)
-    if not is_valid_device_id(model_id):
-        ctx.fail(path + ("id",), f"'{model_id}' is not a usable model id (letters, digits, hyphens)")
-    ports = field(ctx, raw, "ports", path, int)
-    speed = field(ctx, raw, "speed", path, int)
-    lanes = field(ctx, raw, "lanes", path, int)
-    if ports < 1 or speed < 1 or lanes < 1:
-        ctx.fail(path, "ports, speed and lanes must be positive")
+    model_id = _model_id(ctx, raw, path)
+    ports = field(ctx, raw, "ports", path, int, bounds=(1, MAX_CAGES))
+    speed = field(ctx, raw, "speed", path, int, bounds=(1, MAX_SPEED))
+    lanes = field(ctx, raw, "lanes", path, int, bounds=(1, MAX_LANES))
     modes = field(ctx, raw, "breakouts", path, list, default=[f"1x{speed}G"])
+    if len(modes) > 16:
+        ctx.fail(path + ("breakouts",), f"lists {len(modes)} modes; a switch model has at most 16")
     for i, mode in enumerate(modes):
         try:
             count, sub_speed = parse_breakout(str(mode))
@@ -38,45 +41,78 @@ def parse_switch_model(ctx: Context, raw, path: tuple, builtin: bool) -> SwitchM
             ctx.fail(path + ("breakouts", i),
                      f"{mode} does not fit a {speed}G cage of {lanes} lanes")
     native = f"1x{speed}G"
-    modes = [native] + [m for m in modes if m != native]
-    pattern = field(ctx, raw, "port_name", path, str, default="Ethernet{lane}")
+    modes = [native] + [str(m) for m in modes if m != native]
+    pattern = field(ctx, raw, "port_name", path, str, default="Ethernet{lane}", max_len=MAX_PORT_NAME)
     try:
-        pattern.format(port=1, sub=0, sub1=1, lane=0)
-    except (KeyError, IndexError, ValueError):
-        ctx.fail(path + ("port_name",), f"'{pattern}' may use only {{port}}, {{sub}}, {{sub1}} and {{lane}}")
-    return SwitchModel(
+        port_template(pattern)
+    except ValueError as exc:
+        ctx.fail(path + ("port_name",), str(exc))
+    model = SwitchModel(
         id=model_id, vendor=field(ctx, raw, "vendor", path, str, default=""),
         description=field(ctx, raw, "description", path, str, default=""),
         ports=ports, speed=speed, lanes=lanes, breakouts=tuple(modes), port_name=pattern,
-        lane_base=field(ctx, raw, "lane_base", path, int, default=0),
-        nos=field(ctx, raw, "nos", path, str, default="sonic"),
+        lane_base=field(ctx, raw, "lane_base", path, int, default=0, bounds=(0, MAX_LANE_BASE)),
+        nos=field(ctx, raw, "nos", path, str, default="sonic", max_len=64),
         redirect_to_nexthop=field(ctx, raw, "redirect_to_nexthop", path, bool, default=True),
         builtin=builtin)
+    problem = port_names_problem(model)
+    if problem:
+        ctx.fail(path + ("port_name",), problem)
+    return model
+
+
+def port_names_problem(model: SwitchModel) -> str | None:
+    """What is wrong with the interface names the model's pattern gives, over every cage and mode:
+    a name that is not a valid interface name, or one name for two different cages' ports."""
+    owner: dict[str, int] = {}
+    for cage in range(1, model.ports + 1):
+        for mode in model.breakouts:
+            names = [p.name for p in model.cage_ports(cage, mode)]
+            if len(set(names)) != len(names):
+                return (f"'{model.port_name}' gives the {mode} sub-ports of cage {cage} one name, {names[0]}; "
+                        "add {sub} or {lane}")
+            for name in names:
+                if not is_valid_port_name(name):
+                    return (f"'{model.port_name}' gives cage {cage} the name {excerpt(name)}, which is not an "
+                            "interface name (a letter first, then letters, digits and _ . : / -, at most 63)")
+                if owner.setdefault(name, cage) != cage:
+                    return (f"'{model.port_name}' names a port of cage {owner[name]} and one of cage {cage} "
+                            f"both {name}; add {{port}} or {{lane}} so every port's name is its own")
+    return None
+
+
+def _model_id(ctx: Context, raw: dict, path: tuple) -> str:
+    model_id = field(ctx, raw, "id", path, str)
+    if not is_valid_device_id(model_id):
+        ctx.fail(path + ("id",), f"{excerpt(model_id)} is not a usable model id (letters, digits, hyphens)")
+    return model_id
 
 
 def parse_server_model(ctx: Context, raw, path: tuple, builtin: bool) -> ServerModel:
     if not isinstance(raw, dict):
         ctx.fail(path, "a server model should be a mapping with id, gpus and nics")
     only_keys(ctx, raw, _SERVER_KEYS, path)
-    model_id = field(ctx, raw, "id", path, str)
-    if not is_valid_device_id(model_id):
-        ctx.fail(path + ("id",), f"'{model_id}' is not a usable model id (letters, digits, hyphens)")
-    gpus = field(ctx, raw, "gpus", path, int)
+    model_id = _model_id(ctx, raw, path)
+    gpus = field(ctx, raw, "gpus", path, int, bounds=(0, MAX_GPUS))
     nics = []
-    for i, nic in enumerate(field(ctx, raw, "nics", path, list)):
+    rows = field(ctx, raw, "nics", path, list)
+    if len(rows) > MAX_NICS:
+        ctx.fail(path + ("nics",), f"lists {len(rows):,} NICs; a server model has at most {MAX_NICS}")
+    for i, nic in enumerate(rows):
         npath = path + ("nics", i)
         if not isinstance(nic, dict):
             ctx.fail(npath, "a NIC should be a mapping with index, netdev, rdma, speed, gpus")
         only_keys(ctx, nic, _NIC_KEYS, npath)
         affinity = tuple(field(ctx, nic, "gpus", npath, list, default=[]))
-        if any(not isinstance(g, int) or not 0 <= g < gpus for g in affinity):
-            ctx.fail(npath + ("gpus",), f"GPU numbers must be whole numbers from 0 to {gpus - 1}")
+        if any(not isinstance(g, int) or isinstance(g, bool) or not 0 <= g < gpus for g in affinity) \
+                or len(affinity) > gpus:
+            ctx.fail(npath + ("gpus",), f"GPU numbers must be whole numbers from 0 to {gpus - 1}, each once")
         nics.append(NicSpec(
-            index=field(ctx, nic, "index", npath, int, default=i),
-            netdev=field(ctx, nic, "netdev", npath, str, default=f"eth{i}"),
-            rdma=field(ctx, nic, "rdma", npath, str, default=f"mlx5_{i}"),
-            speed=field(ctx, nic, "speed", npath, int), gpus=affinity,
-            fabric_plane=_nic_plane(ctx, nic, npath)))
+            index=field(ctx, nic, "index", npath, int, default=i, bounds=(0, MAX_NICS * 4)),
+            netdev=field(ctx, nic, "netdev", npath, str, default=f"eth{i}", max_len=_NAME),
+            rdma=field(ctx, nic, "rdma", npath, str, default=f"mlx5_{i}", max_len=_NAME),
+            speed=field(ctx, nic, "speed", npath, int, bounds=(1, MAX_SPEED)), gpus=affinity,
+            fabric_plane=field(ctx, nic, "fabric_plane", npath, int, default=0, bounds=PLANE_RANGE)))
     if not nics:
         ctx.fail(path + ("nics",), "a server model needs at least one rail NIC")
     if len({n.index for n in nics}) != len(nics):
@@ -88,8 +124,8 @@ def parse_server_model(ctx: Context, raw, path: tuple, builtin: bool) -> ServerM
     return ServerModel(
         id=model_id, vendor=field(ctx, raw, "vendor", path, str, default=""),
         description=field(ctx, raw, "description", path, str, default=""), gpus=gpus, nics=tuple(nics),
-        mgmt_interface=field(ctx, raw, "mgmt_interface", path, str, default="eno1"),
-        gid_index=field(ctx, raw, "gid_index", path, int, default=3), builtin=builtin)
+        mgmt_interface=field(ctx, raw, "mgmt_interface", path, str, default="eno1", max_len=_NAME),
+        gid_index=field(ctx, raw, "gid_index", path, int, default=3, bounds=GID_RANGE), builtin=builtin)
 
 
 def _nic_plane(ctx: Context, nic: dict, path: tuple) -> int:
@@ -104,6 +140,10 @@ def parse_catalog(ctx: Context, raw, path: tuple, builtin: bool) -> Catalog:
         ctx.fail(path, "a catalog should be a mapping with switch_models and/or server_models")
     only_keys(ctx, raw, {"switch_models", "server_models"}, path)
     catalog = Catalog()
+    for key in ("switch_models", "server_models"):
+        items = raw.get(key)
+        if isinstance(items, list) and len(items) > _MAX_MODELS:
+            ctx.fail(path + (key,), f"lists {len(items):,} models; a catalog has at most {_MAX_MODELS:,}")
     for i, item in enumerate(field(ctx, raw, "switch_models", path, list, default=[])):
         model = parse_switch_model(ctx, item, path + ("switch_models", i), builtin)
         if model.id in catalog.switches:
@@ -118,7 +158,7 @@ def parse_catalog(ctx: Context, raw, path: tuple, builtin: bool) -> Catalog:
 
 
 def load_catalog_file(path: Path, builtin: bool = False) -> Catalog:
-    text = read_text(path)
+    text = read_text(path, MAX_CATALOG_BYTES, "catalog file")
     ctx = Context(str(path), text)
     return parse_catalog(ctx, parse(text, str(path)) or {}, (), builtin)
 

@@ -27,8 +27,12 @@ from ..model.errors import ModelError
 from ..model.fabric import Fabric, asn_key
 from ..model.hardware import Catalog, breakout_runs, cage_range
 from ..model.ids import natural_key
+from ..model.limits import MAX_CAGES, MAX_DESIGN_BYTES, MAX_LINKS, MAX_SERVERS, MAX_SWITCHES, excerpt
+from ..model.validate import (GID_RANGE, GROUP_RANGE, PLANE_RANGE, POSITION_RANGE, RAIL_RANGE, SU_RANGE,
+                              settings_problems)
 from .catalog_file import builtin_catalog, catalog_document, catalog_with, parse_catalog
-from .yamlio import Context, FileFormatError, dump, field, only_keys, parse, read_text, write_atomic
+from .atomic import write_atomic, write_problem
+from .yamlio import Context, FileFormatError, dump, field, only_keys, parse, read_text
 
 FORMAT_VERSION = 1
 LINK_SEPARATOR = " -- "
@@ -36,6 +40,8 @@ PINNED = "pinned"
 _TOP_KEYS = {"format_version", "name", "description", "settings", "models", "rails", "sus", "switches",
              "servers", "links", "asns", "addresses"}
 _TABLES = ("links", "asns", "addresses")
+_NAME = 255                            # characters of an interface or device name the file may hold
+_ASN = re.compile(r"^[0-9]{1,10}\Z")    # ASCII digits only: str.isdigit() also accepts '²'
 
 
 # ---------------------------------------------------------------------------------------- writing
@@ -139,22 +145,34 @@ def dumps(fabric: Fabric) -> str:
     return "".join(parts)
 
 
-def save(fabric: Fabric, path: Path) -> None:
-    """Write the design atomically; raises FileFormatError (readable) if the folder cannot be written."""
+def save(fabric: Fabric, path: Path, force: bool = False, verify: bool = False) -> list[Path]:
+    """Write the design atomically (keeping the file's mode, owner and symlink; a read-only file only
+    with ``force``); returns the leftovers of killed saves it removed. Raises FileFormatError (readable)
+    if the file cannot be written, and with ``verify`` also when the text would not load again
+    (importers use it: nothing is saved that a later command cannot open)."""
     text = dumps(fabric)
+    if verify:
+        try:
+            loads(text, str(path), fabric.catalog)
+        except FileFormatError as exc:
+            raise FileFormatError(str(path), f"was not written: the design would not load again ({exc.message})",
+                                  exc.line, exc.field) from None
     try:
-        write_atomic(Path(path), text)
+        return write_atomic(Path(path), text, force=force)
     except OSError as exc:
-        raise FileFormatError(str(path), f"cannot be written: {exc.strerror or exc}") from None
+        raise FileFormatError(str(path), write_problem(exc)) from None
 
 
 # ---------------------------------------------------------------------------------------- reading
 def load(path: Path, extra_catalogs: list[Path] | tuple = ()) -> Fabric:
     path = Path(path)
-    return loads(read_text(path), str(path), catalog_with(extra_catalogs) if extra_catalogs else None)
+    text = read_text(path, MAX_DESIGN_BYTES, "design file")
+    return loads(text, str(path), catalog_with(extra_catalogs) if extra_catalogs else None)
 
 
 def loads(text: str, file: str = "<design>", catalog: Catalog | None = None) -> Fabric:
+    if len(text) > MAX_DESIGN_BYTES:
+        raise FileFormatError(file, f"has {len(text):,} characters; a design file has at most {MAX_DESIGN_BYTES:,}")
     ctx = Context(file, text)
     raw = parse(text, file)
     if not isinstance(raw, dict):
@@ -163,8 +181,8 @@ def loads(text: str, file: str = "<design>", catalog: Catalog | None = None) -> 
     version = raw.get("format_version")
     if version is None:
         ctx.fail((), "the field 'format_version' is missing (is this a rail-designer design file?)")
-    if not isinstance(version, int) or version < 1:
-        ctx.fail(("format_version",), f"should be a whole number, not {version!r}")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        ctx.fail(("format_version",), f"should be a whole number, not {excerpt(version)}")
     if version > FORMAT_VERSION:
         ctx.fail(("format_version",), f"the file is format {version}, written by a newer rail-designer; "
                  f"this one reads up to format {FORMAT_VERSION}")
@@ -197,8 +215,6 @@ def _settings(ctx: Context, raw: dict) -> DesignSettings:
         fabric_pool=field(ctx, a, "fabric_pool", p, str, d.fabric_pool),
         loopback_pool=field(ctx, a, "loopback_pool", p, str, d.loopback_pool),
         mtu=field(ctx, a, "mtu", p, int, d.mtu))
-    for key in ("rail_supernet", "fabric_pool", "loopback_pool"):
-        _check_network(ctx, getattr(addressing, key), p + (key,))
     n = field(ctx, s, "asn", ("settings",), dict, default={})
     p = ("settings", "asn")
     only_keys(ctx, n, {"leaf_base", "spine_base", "spine_mode", "core_asn"}, p)
@@ -208,27 +224,23 @@ def _settings(ctx: Context, raw: dict) -> DesignSettings:
                       field(ctx, n, "spine_mode", p, str, dn.spine_mode, SPINE_ASN_MODES))
     core_asn = field(ctx, n, "core_asn", p, int, DesignSettings().core_asn)
     planes = field(ctx, s, "fabric_planes", ("settings",), int, 1)
-    if not 1 <= planes <= 8:
-        ctx.fail(("settings", "fabric_planes"), f"a design has 1 to 8 fabric planes, not {planes}")
-    return DesignSettings(
+    settings = DesignSettings(
         name=str(field(ctx, raw, "name", (), (str, int), "fabric")),
         description=field(ctx, raw, "description", (), str, ""),
         max_oversubscription=field(ctx, s, "max_oversubscription", ("settings",), float, 1.0),
         spine_planes=field(ctx, s, "spine_planes", ("settings",), str, "shared", SPINE_PLANE_MODES),
         max_spine_oversubscription=field(ctx, s, "max_spine_oversubscription", ("settings",), float, 1.0),
         fabric_planes=planes, core_asn=core_asn, addressing=addressing, asn=asn)
+    for path, problem in settings_problems(settings):
+        ctx.fail(path, problem)
+    return settings
 
 
-def _check_network(ctx: Context, cidr: str, path: tuple) -> None:
-    from ..model.addressing import parse_network
-    try:
-        parse_network(cidr, "pool")
-    except ModelError as exc:
-        ctx.fail(path, str(exc))
-
-
-def _items(ctx: Context, raw: dict, key: str) -> list:
-    return field(ctx, raw, key, (), list, default=[])
+def _items(ctx: Context, raw: dict, key: str, limit: int | None = None) -> list:
+    items = field(ctx, raw, key, (), list, default=[])
+    if limit is not None and len(items) > limit:
+        ctx.fail((key,), f"lists {len(items):,} entries; a design has at most {limit:,}")
+    return items
 
 
 def _read_rails_and_sus(ctx, raw, fabric) -> None:
@@ -238,7 +250,7 @@ def _read_rails_and_sus(ctx, raw, fabric) -> None:
             if not isinstance(item, dict):
                 ctx.fail(path, "should be a mapping with index and name")
             only_keys(ctx, item, {"index", "name"}, path)
-            index = field(ctx, item, "index", path, int)
+            index = field(ctx, item, "index", path, int, bounds=RAIL_RANGE if key == "rails" else SU_RANGE)
             name = str(field(ctx, item, "name", path, (str, int)))
             try:
                 setter(index, name)
@@ -247,24 +259,25 @@ def _read_rails_and_sus(ctx, raw, fabric) -> None:
 
 
 def _read_switches(ctx, raw, fabric) -> None:
-    for i, item in enumerate(_items(ctx, raw, "switches")):
+    for i, item in enumerate(_items(ctx, raw, "switches", MAX_SWITCHES)):
         path = ("switches", i)
         if not isinstance(item, dict):
             ctx.fail(path, "a switch should be a mapping with id, role and model")
         only_keys(ctx, item, {"id", "hostname", "role", "model", "su", "rail", "plane", "breakouts", "group",
                               "fabric_plane"}, path)
-        sid = str(field(ctx, item, "id", path, str))
+        sid = field(ctx, item, "id", path, str)
         role = Role(field(ctx, item, "role", path, str, choices=tuple(r.value for r in Role)))
         model = field(ctx, item, "model", path, str)
         if model not in fabric.catalog.switches:
-            ctx.fail(path + ("model",), f"unknown switch model '{model}'; known: "
+            ctx.fail(path + ("model",), f"unknown switch model {excerpt(model)}; known: "
                      f"{', '.join(sorted(fabric.catalog.switches))} (or add it under 'models:')")
         breakouts = _expand_breakouts(ctx, field(ctx, item, "breakouts", path, dict, {}), path + ("breakouts",))
         switch = Switch(sid, str(field(ctx, item, "hostname", path, (str, int), sid)), role, model,
-                        su=field(ctx, item, "su", path, int, None), rail=field(ctx, item, "rail", path, int, None),
-                        plane=field(ctx, item, "plane", path, int, None), breakouts=breakouts,
-                        group=field(ctx, item, "group", path, int, None),
-                        fabric_plane=field(ctx, item, "fabric_plane", path, int, 0))
+                        su=field(ctx, item, "su", path, int, None, bounds=SU_RANGE),
+                        rail=field(ctx, item, "rail", path, int, None, bounds=RAIL_RANGE),
+                        plane=field(ctx, item, "plane", path, int, None, bounds=RAIL_RANGE), breakouts=breakouts,
+                        group=field(ctx, item, "group", path, int, None, bounds=GROUP_RANGE),
+                        fabric_plane=field(ctx, item, "fabric_plane", path, int, 0, bounds=PLANE_RANGE))
         try:
             fabric.add_switch(switch)
         except ModelError as exc:
@@ -272,6 +285,8 @@ def _read_switches(ctx, raw, fabric) -> None:
 
 
 def _expand_breakouts(ctx, raw: dict, path: tuple) -> tuple:
+    if len(raw) > MAX_CAGES:
+        ctx.fail(path, f"lists {len(raw):,} cage ranges; a switch has at most {MAX_CAGES:,} cages")
     out = {}
     for key, mode in raw.items():
         try:
@@ -281,21 +296,21 @@ def _expand_breakouts(ctx, raw: dict, path: tuple) -> tuple:
         for cage in cages:
             if cage in out:
                 ctx.fail(path + (key,), f"cage {cage} is listed twice")
-            out[cage] = str(mode)
+            out[cage] = mode if isinstance(mode, str) else str(mode)[:40]
     return tuple(sorted(out.items()))
 
 
 def _read_servers(ctx, raw, fabric) -> None:
     rails, planes = len(fabric.rails) or None, fabric.settings.fabric_planes
-    for i, item in enumerate(_items(ctx, raw, "servers")):
+    for i, item in enumerate(_items(ctx, raw, "servers", MAX_SERVERS)):
         path = ("servers", i)
         if not isinstance(item, dict):
             ctx.fail(path, "a server should be a mapping with id, model and su")
         only_keys(ctx, item, {"id", "hostname", "model", "su", "rack", "position", "gid_index", "nics"}, path)
-        sid = str(field(ctx, item, "id", path, str))
+        sid = field(ctx, item, "id", path, str)
         model_id = field(ctx, item, "model", path, str)
         if model_id not in fabric.catalog.servers:
-            ctx.fail(path + ("model",), f"unknown server model '{model_id}'; known: "
+            ctx.fail(path + ("model",), f"unknown server model {excerpt(model_id)}; known: "
                      f"{', '.join(sorted(fabric.catalog.servers))} (or add it under 'models:')")
         model = fabric.catalog.server(model_id)
         default_rail = model.rails_by_nic(rails, planes)
@@ -309,20 +324,22 @@ def _read_servers(ctx, raw, fabric) -> None:
                 ctx.fail(npath, "should be a mapping of rail, netdev, rdma")
             only_keys(ctx, o, {"rail", "netdev", "rdma"}, npath)
             rail = o["rail"] if "rail" in o else default_rail.get(spec.index)
-            if rail is not None and (not isinstance(rail, int) or isinstance(rail, bool) or rail < 0):
-                ctx.fail(npath + ("rail",), f"a rail is a whole number from 0, not {rail!r}")
-            nics.append(Nic(sid, spec.index, str(field(ctx, o, "netdev", npath, str, spec.netdev)),
-                            str(field(ctx, o, "rdma", npath, str, spec.rdma)), spec.speed, spec.gpus, rail,
+            if rail is not None and (not isinstance(rail, int) or isinstance(rail, bool)
+                                     or not RAIL_RANGE[0] <= rail <= RAIL_RANGE[1]):
+                ctx.fail(npath + ("rail",), f"a rail is a whole number from {RAIL_RANGE[0]} to {RAIL_RANGE[1]}, "
+                         f"not {excerpt(rail)}")
+            nics.append(Nic(sid, spec.index, field(ctx, o, "netdev", npath, str, spec.netdev, max_len=_NAME),
+                            field(ctx, o, "rdma", npath, str, spec.rdma, max_len=_NAME), spec.speed, spec.gpus, rail,
                             spec.fabric_plane))
         for name in overrides:
             if name not in known:
-                ctx.fail(path + ("nics", name), f"server model {model_id} has no NIC '{name}' "
+                ctx.fail(path + ("nics", name), f"server model {model_id} has no NIC {excerpt(name)} "
                          f"(it has {', '.join(sorted(known, key=natural_key))})")
         server = Server(sid, str(field(ctx, item, "hostname", path, (str, int), sid)), model_id,
-                        field(ctx, item, "su", path, int), tuple(nics), model.gpus,
-                        rack=_opt_str(field(ctx, item, "rack", path, (str, int), None)),
-                        position=field(ctx, item, "position", path, int, None),
-                        gid_index=field(ctx, item, "gid_index", path, int, None))
+                        field(ctx, item, "su", path, int, bounds=SU_RANGE), tuple(nics), model.gpus,
+                        rack=_opt_str(field(ctx, item, "rack", path, (str, int), None, max_len=_NAME)),
+                        position=field(ctx, item, "position", path, int, None, bounds=POSITION_RANGE),
+                        gid_index=field(ctx, item, "gid_index", path, int, None, bounds=GID_RANGE))
         try:
             fabric.add_server(server)
         except ModelError as exc:
@@ -343,7 +360,10 @@ def _table(ctx: Context, raw: dict, name: str):
                  f"not {type(value).__name__}")
     match = re.search(rf"^{name}:", ctx.text, re.MULTILINE)   # a top-level key: no need to compose YAML
     first = ctx.text.count("\n", 0, match.start()) + 1 if match else None
-    for offset, line in enumerate(value.split("\n")):
+    lines = value.split("\n")
+    if len(lines) > MAX_LINKS * 2:
+        ctx.fail((name,), f"has {len(lines):,} lines; a design's tables have at most {MAX_LINKS * 2:,}")
+    for offset, line in enumerate(lines):
         if line.strip():
             yield (first + 1 + offset if first else None), line.split()
 
@@ -357,7 +377,7 @@ def _pinned_flag(ctx, name, line, words, arity) -> bool:
         return False
     if len(words) == arity + 1 and words[-1] == PINNED:
         return True
-    _table_fail(ctx, name, line, f"'{' '.join(words)}' should be {arity} words, optionally followed by 'pinned'")
+    _table_fail(ctx, name, line, f"{excerpt(' '.join(words))} should be {arity} words, optionally followed by 'pinned'")
 
 
 def _read_links(ctx, raw, fabric) -> None:
@@ -365,7 +385,9 @@ def _read_links(ctx, raw, fabric) -> None:
     for line, words in _table(ctx, raw, "links"):
         if len(words) != 3 or words[1] != sep:
             _table_fail(ctx, "links", line, f"a link should read 'device/port {sep} device/port', "
-                        f"not '{' '.join(words)}'")
+                        f"not {excerpt(' '.join(words))}")
+        if len(fabric.links) >= MAX_LINKS:
+            _table_fail(ctx, "links", line, f"a design has at most {MAX_LINKS:,} cables")
         try:
             fabric.connect(words[0], words[2])
         except (ModelError, ValueError) as exc:
@@ -375,8 +397,9 @@ def _read_links(ctx, raw, fabric) -> None:
 def _read_plan(ctx, raw, fabric) -> None:
     for line, words in _table(ctx, raw, "asns"):
         pinned = _pinned_flag(ctx, "asns", line, words, 2)
-        if not words[1].isdigit():
-            _table_fail(ctx, "asns", line, f"the ASN of {words[0]} should be a whole number, not '{words[1]}'")
+        if not _ASN.match(words[1]):
+            _table_fail(ctx, "asns", line, f"the ASN of {excerpt(words[0])} should be a whole number from 1 to "
+                        f"4294967294, not {excerpt(words[1])}")
         try:
             fabric.set_asn(words[0], int(words[1]), pinned=pinned)
         except ModelError as exc:

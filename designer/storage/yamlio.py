@@ -1,13 +1,22 @@
-"""YAML in and out: safe loading with readable, located errors; canonical atomic writing."""
+"""YAML in and out: safe, bounded loading with readable, located errors; canonical writing.
+
+Loading refuses, with the file and line: a file over its size limit (before reading it whole),
+nesting deeper than `limits.MAX_NESTING`, aliases that would expand into more than
+`limits.MAX_ALIAS_NODES` nodes (an "alias bomb" of a few hundred bytes otherwise grows past
+gigabytes), and whole numbers longer than `limits.MAX_DIGITS` digits. Messages quote values
+through `limits.excerpt`, never whole. Saving goes through `atomic.write_atomic`.
+"""
 
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 from typing import Any, NoReturn
 
 import yaml
+
+from ..model.limits import MAX_ALIAS_NODES, MAX_DIGITS, MAX_NESTING, MAX_TEXT, excerpt
+from .atomic import write_atomic  # noqa: F401  (re-exported: callers import it from here)
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
@@ -16,7 +25,11 @@ _Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 class FileFormatError(ValueError):
     """A file the designer cannot use. ``str()`` is one line: file, line, field and what to do."""
 
+    MAX_MESSAGE = 600     # a last guard: messages quote values through limits.excerpt already
+
     def __init__(self, file: str, message: str, line: int | None = None, field: str | None = None):
+        if len(message) > self.MAX_MESSAGE:
+            message = message[: self.MAX_MESSAGE - 3] + "..."
         self.file, self.line, self.field, self.message = file, line, field, message
         where = file + (f":{line}" if line else "")
         what = f"{field}: " if field else ""
@@ -38,7 +51,7 @@ def _construct_mapping(loader, node, deep=False):
                 None, None, "a mapping key must be a plain value", key_node.start_mark) from None
         if key in seen:
             raise yaml.constructor.ConstructorError(
-                None, None, f"key '{key}' appears twice (first on line {seen[key] + 1})", key_node.start_mark)
+                None, None, f"key {excerpt(key)} appears twice (first on line {seen[key] + 1})", key_node.start_mark)
         seen[key] = key_node.start_mark.line
     return yaml.SafeLoader.construct_mapping(loader, node, deep)
 
@@ -46,15 +59,23 @@ def _construct_mapping(loader, node, deep=False):
 _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
-def read_text(path: Path) -> str:
+def read_text(path: Path, limit: int | None = None, what: str = "file") -> str:
+    """The file's text (UTF-8); refused before it is read whole when it is larger than ``limit`` bytes."""
     try:
-        raw = Path(path).read_bytes()
+        with open(path, "rb") as fh:
+            size = os.fstat(fh.fileno()).st_size
+            if limit is not None and size > limit:
+                raise FileFormatError(str(path), f"is larger than {_size(limit)}, the most this tool reads as a {what}")
+            # read(n) would set aside n bytes first: read a regular file whole, anything else in chunks
+            raw = fh.read() if limit is None or size else _read_at_most(fh, limit + 1)
     except FileNotFoundError:
         raise FileFormatError(str(path), "no such file") from None
     except IsADirectoryError:
         raise FileFormatError(str(path), "is a folder, not a file") from None
     except OSError as exc:
         raise FileFormatError(str(path), f"cannot be read: {exc.strerror}") from None
+    if limit is not None and len(raw) > limit:
+        raise FileFormatError(str(path), f"is larger than {_size(limit)}, the most this tool reads as a {what}")
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -62,15 +83,71 @@ def read_text(path: Path) -> str:
         raise FileFormatError(str(path), "is not UTF-8 text (is it a binary or a spreadsheet?)", line) from None
 
 
+def _read_at_most(fh, count: int) -> bytes:
+    chunks, total = [], 0
+    while total < count:
+        chunk = fh.read(min(1 << 20, count - total))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+    return b"".join(chunks)
+
+
+def _size(limit: int) -> str:
+    return f"{limit >> 20} MB" if limit >= 1 << 20 else f"{limit >> 10} KB"
+
+
 def parse(text: str, file: str) -> Any:
+    """The YAML document as plain data; FileFormatError (with the line) for anything unusable."""
+    loader = _StrictLoader(text)
     try:
-        return yaml.load(text, Loader=_StrictLoader)
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _check_nodes(node, file)
+        return loader.construct_document(node)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "YAML syntax error"
         raise FileFormatError(file, f"YAML syntax error: {problem}", mark.line + 1 if mark else None) from None
     except yaml.YAMLError as exc:
-        raise FileFormatError(file, f"YAML error: {exc}") from None
+        raise FileFormatError(file, f"YAML error: {excerpt(str(exc), 200)}") from None
+    finally:
+        loader.dispose()
+
+
+_INT_TAG = "tag:yaml.org,2002:int"
+
+
+def _check_nodes(root: yaml.Node, file: str) -> None:
+    """Walk the composed document as it will be constructed (aliases expanded), refusing depth,
+    expansion and number sizes beyond the limits. Iterative: no recursion on hostile input."""
+    seen: set[int] = set()
+    extra = 0                                   # nodes visited again through an alias
+    stack = [(root, 1)]
+    while stack:
+        node, depth = stack.pop()
+        line = node.start_mark.line + 1
+        if id(node) in seen:
+            extra += 1
+            if extra > MAX_ALIAS_NODES:
+                raise FileFormatError(file, f"YAML aliases (*name) here expand to more than {MAX_ALIAS_NODES:,} "
+                                      "values; write the values out instead of repeating an alias", line)
+        else:
+            seen.add(id(node))
+        if isinstance(node, yaml.ScalarNode):
+            if node.tag == _INT_TAG and len(node.value) > MAX_DIGITS + 2:
+                raise FileFormatError(file, f"the number {excerpt(node.value, 24)} has {len(node.value):,} "
+                                      f"characters; whole numbers here have at most {MAX_DIGITS} digits", line)
+            continue
+        if depth > MAX_NESTING:
+            raise FileFormatError(file, f"values are nested more than {MAX_NESTING} levels deep here; "
+                                  "no rail-designer file needs that", line)
+        if isinstance(node, yaml.MappingNode):
+            stack.extend((child, depth + 1) for pair in node.value for child in pair)
+        else:
+            stack.extend((child, depth + 1) for child in node.value)
 
 
 def line_of(text: str, path: tuple) -> int | None:
@@ -100,7 +177,8 @@ def line_of(text: str, path: tuple) -> int | None:
 def dotted(path: tuple) -> str:
     out = ""
     for step in path:
-        out += f"[{step}]" if isinstance(step, int) else (f".{step}" if out else str(step))
+        name = str(step) if len(str(step)) <= 40 else str(step)[:37] + "..."
+        out += f"[{step}]" if isinstance(step, int) else (f".{name}" if out else name)
     return out
 
 
@@ -120,8 +198,10 @@ _KIND_WORDS = {dict: "a mapping (key: value lines)", list: "a list", str: "text"
 
 
 def field(ctx: Context, mapping: dict, key: str, path: tuple, kind: type | tuple, default=_MISSING,
-          choices: tuple | None = None):
-    """Read ``mapping[key]`` as ``kind`` (reporting a missing or mistyped field with its line)."""
+          choices: tuple | None = None, bounds: tuple | None = None, max_len: int = MAX_TEXT):
+    """Read ``mapping[key]`` as ``kind``, reporting a missing, mistyped or out-of-range field with its
+    line. A number must lie within ``bounds`` (low, high) when given; text has at most ``max_len``
+    characters."""
     if key not in mapping or mapping[key] is None:
         if default is _MISSING:
             ctx.fail(path, f"the field '{key}' is missing")
@@ -132,16 +212,22 @@ def field(ctx: Context, mapping: dict, key: str, path: tuple, kind: type | tuple
         value = float(value)
     if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
         want = " or ".join(_KIND_WORDS.get(k, k.__name__) for k in kinds)
-        ctx.fail(path + (key,), f"should be {want}, not {value!r}")
+        ctx.fail(path + (key,), f"should be {want}, not {excerpt(value)}")
     if choices is not None and value not in choices:
-        ctx.fail(path + (key,), f"'{value}' is not one of: {', '.join(map(str, choices))}")
+        ctx.fail(path + (key,), f"{excerpt(value)} is not one of: {', '.join(map(str, choices))}")
+    if isinstance(value, str) and len(value) > max_len:
+        ctx.fail(path + (key,), f"has {len(value):,} characters; at most {max_len:,} are allowed")
+    if bounds is not None and isinstance(value, (int, float)) and not isinstance(value, bool):
+        low, high = bounds
+        if not low <= value <= high:      # also refuses NaN
+            ctx.fail(path + (key,), f"{excerpt(value)} is out of range: use {low} to {high}")
     return value
 
 
 def only_keys(ctx: Context, mapping: dict, allowed: set, path: tuple) -> None:
     extra = sorted(set(mapping) - allowed, key=str)
     if extra:
-        ctx.fail(path + (extra[0],), f"unknown field '{extra[0]}' (expected one of: {', '.join(sorted(allowed))})")
+        ctx.fail(path + (extra[0],), f"unknown field {excerpt(extra[0])} (expected one of: {', '.join(sorted(allowed))})")
 
 
 def dump(data: Any) -> str:
@@ -153,33 +239,3 @@ def dump(data: Any) -> str:
 class _NoAliasDumper(_Dumper):
     def ignore_aliases(self, data):
         return True
-
-
-def write_atomic(path: Path, data: str | bytes) -> None:
-    """Write to a temporary file beside ``path``, fsync, then rename over it: all or nothing."""
-    path = Path(path)
-    payload = data.encode("utf-8") if isinstance(data, str) else data
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
-    try:
-        umask = os.umask(0)
-        os.umask(umask)
-        os.fchmod(fd, 0o666 & ~umask)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(payload)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-    try:
-        dir_fd = os.open(path.parent or ".", os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
-    except OSError:
-        pass

@@ -34,13 +34,13 @@ def test_impossible_rail_prefix_is_a_finding_not_a_crash(default):
     assert "RD000" not in codes(check(default))
 
 
-def test_cabled_nic_without_address_is_a_warning(default):
+def test_cabled_nic_without_address_is_an_error_export_agrees_with(default):
     nic = nic_of_rail(default, "su2-srv03", 2)
     default.set_address(nic, None)
     [finding] = of_code(default, "RD013")
-    assert finding.severity is Severity.WARNING and finding.ids == (nic,)
+    assert finding.severity is Severity.ERROR and finding.ids == (nic,)
     assert finding.message == f"1 NIC(s) cabled to su2-leaf-r2 have no address: {nic}"
-    assert "Assign rails and addresses" in finding.hint
+    assert "`rail-designer assign FILE`" in finding.hint and "Design > Assign rails and addresses" in finding.hint
 
 
 def test_nic_outside_its_leaf_subnet(default):
@@ -67,10 +67,10 @@ def test_p2p_nic_that_is_not_the_partner_of_its_leaf_port(make):
     fabric = make(scheme="p2p31")
     nic = nic_of_rail(fabric, "su1-srv02", 1)
     port = fabric.peer(nic)
-    fabric.set_address(nic, "192.168.7.1/31", pinned=True)
+    fabric.set_address(nic, "10.1.200.7/31", pinned=True)          # in rail 1's pool, so not RD026
     [finding] = _errors(fabric)
     assert finding.code == "RD014" and finding.ids == (nic, "su1-leaf-r1")
-    assert finding.message == (f"{nic} 192.168.7.1/31 is not the /31 partner of its leaf port "
+    assert finding.message == (f"{nic} 10.1.200.7/31 is not the /31 partner of its leaf port "
                                f"{port} {fabric.addresses[port]}")
 
 
@@ -94,3 +94,44 @@ def test_pools_that_overlap_each_other(default):
     with_addressing(default, fabric_pool="10.0.0.0/16")
     findings = of_code(default, "RD008")
     assert [f.message for f in findings] == ["the fabric pool 10.0.0.0/16 overlaps the rail supernet 10.0.0.0/12"]
+
+
+def test_export_ready_rules_report_what_the_exporters_refuse(default):
+    """RD025-RD029: each names the object export would stop on (tests/export/test_one_verdict.py proves
+    the catalogue and export agree over mutated designs; these pin the messages)."""
+    uplink = next(l for l in default.links.values() if l.a.startswith("spine-01/"))
+    default.set_address(uplink.a, None)                                         # RD025
+    default.set_address("su1-srv01/nic0", "192.168.7.2/29", pinned=True)        # RD026 (and RD014)
+    default.set_nic_names("su1-srv01/nic1", "enp24s0np0-with-a-suffix", "mlx5_1")   # RD027
+    default.set_nic_names("su1-srv01/nic2", "ens1np0", "mlx5_2")                     # RD027: one name, two NICs
+    default.set_address("su1-srv02/nic9", "10.0.0.77/29")                      # RD029
+    found = {f.code: f for f in check(default)}
+    assert found["RD025"].ids == (uplink.a,) and found["RD025"].severity is Severity.ERROR
+    assert "su1-srv01/nic0 192.168.7.2/29 (not in the rail 0 pool 10.0.0.0/16)" in found["RD026"].message
+    messages = [f.message for f in check(default) if f.code == "RD027"]
+    assert any("it has 24 characters" in m for m in messages)
+    assert any("two NICs with one interface name ('ens1np0')" in m for m in messages)
+    assert found["RD029"].ids == ("su1-srv02/nic9",)
+
+
+def test_out_of_pool_follows_fabric_planes_and_the_core_tier():
+    """RD026 on a twin-plane design checks each address against its own plane's part of the pools, and
+    covers spine-core /31s and core loopbacks of a three-tier design."""
+    from designer.planning.build import build
+    from designer.storage.catalog_file import builtin_catalog
+    from designer.storage.presets import load_preset
+    twin = build(load_preset("twin-plane-800g").spec(sus=1, servers_per_su=2, rails=2), builtin_catalog())
+    assert not of_code(twin, "RD026")
+    nic = next(n for s in twin.servers.values() for n in s.nics if n.fabric_plane == 1)
+    leaf_plane0 = next(sw for sw in twin.leaves() if sw.fabric_plane == 0 and sw.rail == nic.rail)
+    plane0_address = twin.addresses[next(ep for ep in twin.addresses if ep.startswith(leaf_plane0.id + "/"))]
+    twin.set_address(nic.id, plane0_address.rsplit(".", 1)[0] + ".200/31", pinned=True)   # plane 0's part
+    [finding] = of_code(twin, "RD026")
+    assert nic.id in finding.ids and "plane 1 rail" in finding.message
+    three = build(load_preset("b200-superpod").spec(sus=2, servers_per_su=2, rails=2, core_tier="on"),
+                  builtin_catalog())
+    assert not of_code(three, "RD026")
+    core_end = next(l.a for l in three.links.values() if l.a.startswith("cg"))
+    three.set_address(core_end, "192.168.0.0/31", pinned=True)
+    [finding] = of_code(three, "RD026")
+    assert finding.ids == (core_end,) and "spine-core cables" in finding.message

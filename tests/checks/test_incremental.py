@@ -83,6 +83,11 @@ def _edit(f, op: str, n: int, m: int) -> None:
             if free:
                 f.disconnect(link.id)
                 f.connect(link.a, f"{target}/{free[0].name}")
+    elif op == "nic-names" and nics:
+        f.set_nic_names(_pick(nics, n), ["ens1np0", "a-netdev-of-20-chars", "0bad", "eth0"][m % 4],
+                        ["mlx5_0", "mlx5 0"][n % 2])
+    elif op == "stray-address" and f.servers:
+        f.set_address(f"{_pick(f.servers, n)}/nic{9 + m % 2}", "10.0.0.77/24", pinned=bool(m % 2))
     elif op == "settings":
         s = f.settings
         addressing = dataclasses.replace(s.addressing, fabric_pool=["10.254.0.0/16", "10.0.0.0/16"][m % 2],
@@ -92,7 +97,7 @@ def _edit(f, op: str, n: int, m: int) -> None:
 
 edits = st.lists(st.tuples(st.sampled_from(["move", "disconnect", "connect", "address", "hostname", "switch-rail",
                                             "nic-rail", "breakout", "replan", "remove-add", "settings", "group",
-                                            "fabric-plane", "recable"]),
+                                            "fabric-plane", "recable", "nic-names", "stray-address"]),
                            st.integers(0, 200), st.integers(0, 200)), min_size=1, max_size=12)
 
 

@@ -52,6 +52,6 @@ def test_switch_without_asn_or_loopback(default):
     default.set_address("su1-leaf-r0/lo", None)
     findings = of_code(default, "RD015")
     assert [(f.message, f.ids) for f in findings] == [
-        ("1 switch(es) have no BGP ASN: spine-02", ("spine-02",)),
+        ("1 switch(es) have no BGP ASN (or one out of range): spine-02", ("spine-02",)),
         ("1 switch(es) have no loopback address: su1-leaf-r0", ("su1-leaf-r0",))]
-    assert findings[0].severity is Severity.WARNING
+    assert findings[0].severity is Severity.ERROR       # every switch config needs both: export refuses

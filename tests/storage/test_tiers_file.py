@@ -62,7 +62,7 @@ def test_a_custom_multi_plane_model_travels_inside_the_file():
 
 @pytest.mark.parametrize("old, new, message", [
     ("  role: core\n", "  role: super\n", r"role: 'super' is not one of: leaf, spine, core"),
-    ("  group: 4\n", "  group: 0\n", r"group 0 of .* is not valid; groups count from 1"),
+    ("  group: 4\n", "  group: 0\n", r"switches\[\d+\]\.group: 0 is out of range: use 1 to"),
     ("  spine_mode: shared\n", "  spine_mode: per-pod\n", r"spine_mode: 'per-pod' is not one of: .*per-group"),
     ("  core_asn: 65100\n", "  core_asn: many\n", r"settings.asn.core_asn: should be a whole number"),
 ])
@@ -74,8 +74,8 @@ def test_bad_tier_fields_are_one_located_message(three_tier_text, old, new, mess
 
 
 @pytest.mark.parametrize("old, new, message", [
-    ("  fabric_planes: 2\n", "  fabric_planes: 0\n", r"a design has 1 to 8 fabric planes, not 0"),
-    ("  fabric_plane: 1\n", "  fabric_plane: -1\n", r"fabric plane -1 of pl1-.* is not valid; planes count from 0"),
+    ("  fabric_planes: 2\n", "  fabric_planes: 0\n", r"settings\.fabric_planes: 0 is out of range: use 1 to 8"),
+    ("  fabric_plane: 1\n", "  fabric_plane: -1\n", r"switches\[\d+\]\.fabric_plane: -1 is out of range: use 0 to 7"),
 ])
 def test_bad_plane_fields_are_one_located_message(twin_text, old, new, message):
     with pytest.raises(FileFormatError, match=message):

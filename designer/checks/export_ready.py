@@ -1,0 +1,222 @@
+"""Rules for what export needs: every refusal of the exporters' stage 1 has a rule here (or in the
+catalogue before it), so a design `validate` passes always exports, and one export would refuse
+fails `validate` with the code printed here. Export's own raise stays as the last guard.
+
+| export refuses                                          | rule  |
+|---------------------------------------------------------|-------|
+| a NIC cabled to a leaf without an address               | RD013 |
+| a switch without an ASN (or one out of range), loopback, or leaf gateway | RD015 |
+| a leaf-spine cable end, or a p2p31 leaf downlink, without an address | RD025 |
+| an address outside the pool it belongs to (not refused: routes break) | RD026 |
+| a netdev, RDMA, management or switch interface name unfit for configs | RD027 |
+| more PPD rules on a leaf than its ACL priority ranges hold | RD028 |
+| an address key on a server that names none of its NICs   | RD029 |
+| an invalid host name / two devices with one host name    | RD010 / RD011 |
+"""
+
+from __future__ import annotations
+
+import ipaddress
+
+from ..model.addressing import cidr_str, size
+from ..model.ids import is_valid_port_name, natural_key, natural_sorted, netdev_problem, rdma_problem
+from ..model.errors import ModelError
+from ..planning.addressing import loopback_key, plane_part, rail_pool, svi_key
+from ..planning.ppd import MAX_LOCAL, MAX_PINS
+from .context import network, parse_cidr
+from .finding import Severity
+from .registry import ASSIGN, listing, rule
+
+
+
+@rule("RD025", "Switch port without an address", Severity.ERROR,
+      f"Give the port an address: run {ASSIGN}, which re-plans every address that is not pinned; or pin one "
+      "by hand.")
+def unaddressed_ports(ctx):
+    p2p = ctx.scheme == "p2p31"
+    for leaf in ctx.leaves:
+        links = ctx.leaf_links[leaf.id]
+        ends = [f"{leaf.id}/{port.name}" for port, _ in links.downlinks] if p2p else []
+        for port, spine_ep in links.uplinks:
+            ends += [f"{leaf.id}/{port.name}", spine_ep]
+        missing = [ep for ep in ends if ep not in ctx.addresses]
+        if missing:
+            yield (f"{len(missing)} switch port(s) cabled to or from {leaf.id} have no address (their configs need "
+                   f"one): {listing(missing)}", natural_sorted(missing))
+    # Leaf-leaf and spine-spine cables (RD018) get a BGP session too; the live checker runs this part
+    # once on all cables, the per-leaf part above for each touched leaf.
+    for link, (a, _, kind_a, _), (b, _, kind_b, _) in ctx.cables:
+        if kind_a in ("leaf", "spine") and kind_a == kind_b:
+            missing = [ep for ep in (a, b) if ep not in ctx.addresses]
+            if missing:
+                yield (f"cable {link.a} - {link.b} joins two {kind_a}s and {listing(missing)} have no address",
+                       natural_sorted(missing))
+
+
+class _Pools:
+    """The pools an address can belong to, as (first, last, CIDR text), per fabric plane (one plane:
+    the whole pool); computed on demand."""
+
+    def __init__(self, ctx):
+        self.ctx, self.known = ctx, {}
+        self.planes = ctx.settings.fabric_planes
+
+    def _name(self, name: str, plane: int) -> str:
+        return name if self.planes == 1 else f"plane {plane} {name}"
+
+    def _add(self, name: str, start: int, prefix: int) -> str | None:
+        # beyond IPv4 the pool does not exist; RD009 reports the supernet as too small
+        self.known[name] = (start, start + size(prefix) - 1, cidr_str(start, prefix)) \
+            if start + size(prefix) <= 1 << 32 else None
+        return name if self.known[name] else None
+
+    def rail(self, rail: int | None, plane: int = 0) -> str | None:
+        if rail is None:
+            return None
+        name = self._name(f"rail {rail} pool", plane)
+        if name not in self.known:
+            return self._add(name, *rail_pool(self.ctx.fabric, rail, plane))
+        return name if self.known[name] else None
+
+    def fabric(self, plane: int = 0) -> str | None:
+        return self._part("fabric pool", self.ctx.settings.addressing.fabric_pool, plane)
+
+    def loopback(self, plane: int = 0) -> str | None:
+        return self._part("loopback pool", self.ctx.settings.addressing.loopback_pool, plane)
+
+    def _part(self, what: str, cidr: str, plane: int) -> str | None:
+        name = self._name(what, plane)
+        if name not in self.known:
+            try:
+                return self._add(name, *plane_part(cidr, what, plane, self.planes))
+            except ModelError:                 # a pool too small to split: RD009 says so
+                self.known[name] = None
+        return name if self.known[name] else None
+
+
+@rule("RD026", "Address outside its pool", Severity.ERROR,
+      "Pin an address from the right pool (or unpin it and re-plan): NICs and leaf gateways or downlinks from "
+      "their rail's pool, switch-to-switch /31s from the fabric pool, loopbacks from the loopback pool (each "
+      "from its fabric plane's part of the pool). Hosts route each rail's whole pool through that rail's NIC, "
+      "so an address outside it is unreachable.")
+def out_of_pool(ctx):
+    pools, addresses = _Pools(ctx), ctx.addresses
+    for leaf in ctx.leaves:                  # per leaf: the window's live checker re-runs only touched leaves
+        plane = leaf.fabric_plane
+        links, rail = ctx.leaf_links[leaf.id], pools.rail(leaf.rail, plane)
+        keys = [(svi_key(leaf.id), rail), (loopback_key(leaf.id), pools.loopback(plane))]
+        for port, nic_id in links.downlinks:
+            # a NIC's address comes from the leaf it is cabled to (its subnet or /31 is the leaf's);
+            # a NIC on another rail's leaf is RD004's finding, not this one's
+            keys += ((nic_id, rail), (f"{leaf.id}/{port.name}", rail))
+        for port, spine_ep in links.uplinks:
+            keys += ((f"{leaf.id}/{port.name}", pools.fabric(plane)), (spine_ep, pools.fabric(plane)))
+        yield from _report(pools, addresses, keys, f"on {leaf.id} and its cables")
+    if ctx.cables:          # once per whole-design pass (the live checker's per-leaf passes have no cables)
+        keys = [(loopback_key(s.id), pools.loopback(s.fabric_plane)) for s in ctx.spines + ctx.cores]
+        yield from _report(pools, addresses, keys, "of spines and cores")
+        keys = []
+        for _, (a, dev_a, kind_a, _), (b, _, kind_b, _) in ctx.cables:
+            if {kind_a, kind_b} == {"spine", "core"}:
+                pool = pools.fabric(ctx.switches[dev_a].fabric_plane)
+                keys += ((a, pool), (b, pool))
+        keys.sort(key=lambda kp: natural_key(kp[0]))       # cables come in the order the caller holds them
+        yield from _report(pools, addresses, keys, "on spine-core cables")
+
+
+def _report(pools: _Pools, addresses: dict, keys: list, where: str):
+    bad = []
+    for key, pool in keys:
+        value = addresses.get(key)
+        if value is None or pool is None:
+            continue
+        first, last, _ = pools.known[pool]
+        span = (1 << (32 - value[1])) - 1
+        start = value[0] & ~span & 0xFFFFFFFF
+        if not (first <= start and start + span <= last):
+            bad.append((key, pool))
+    if bad:
+        shown = listing(f"{k} {cidr_str(*addresses[k])} (not in the {p} {pools.known[p][2]})" for k, p in bad)
+        yield f"{len(bad)} address(es) {where} lie outside their pools: {shown}", natural_sorted(k for k, _ in bad)
+
+
+@rule("RD027", "Name that cannot be written into configs", Severity.ERROR,
+      "Rename it: Linux interface names have 1-15 letters, digits, '.', '-' or '_' and start with a letter, "
+      "one per NIC of a server (`rail-designer apply-nics` reads the real ones from ibdev2netdev); RDMA names "
+      "up to 64 such characters. A switch model's port_name must give valid interface names.")
+def unexportable_names(ctx):
+    for nic in ctx.nics.values():        # every NIC: a cable or a rail puts its name in a config
+        problem = netdev_problem(nic.netdev) or (None if is_valid_port_name(nic.netdev) else "it must start "
+                                                 "with a letter and hold no '..'")
+        if problem:
+            yield f"{nic.id}'s interface name {nic.netdev[:40]!r} cannot be exported: {problem}", (nic.id,)
+        problem = rdma_problem(nic.rdma) if nic.rail is not None else None
+        if problem:
+            yield f"{nic.id}'s RDMA device name {nic.rdma[:40]!r} cannot be exported: {problem}", (nic.id,)
+    for server in ctx.servers.values():
+        for what, names in (("interface", [n.netdev for n in server.nics]),
+                            ("RDMA device", [n.rdma for n in server.nics if n.rail is not None])):
+            twice = sorted({n for n in names if names.count(n) > 1})
+            if twice:
+                nics = [n.id for n in server.nics if (n.netdev if what == "interface" else n.rdma) in twice]
+                yield (f"{server.id} has two NICs with one {what} name ({listing(repr(n[:40]) for n in twice)}): "
+                       f"{listing(nics)}", nics)
+    catalog = ctx.fabric.catalog.servers
+    by_model: dict[str, list[str]] = {}
+    for server in ctx.servers.values():
+        by_model.setdefault(server.model, []).append(server.id)
+    for model_id in sorted(m for m in by_model if m in catalog):
+        problem = netdev_problem(catalog[model_id].mgmt_interface)
+        if problem:
+            servers = natural_sorted(by_model[model_id])
+            yield (f"server model {model_id}'s management interface {catalog[model_id].mgmt_interface[:40]!r} "
+                   f"cannot be exported: {problem} ({len(servers)} server(s): {listing(servers)})", servers)
+    yield from _switch_port_names(ctx)
+
+
+def _switch_port_names(ctx):
+    verdicts: dict[tuple, list[str]] = {}
+    for switch_id in natural_sorted(ctx.usable_switches):
+        switch = ctx.switches[switch_id]
+        layout = (switch.model, switch.breakouts)
+        if layout not in verdicts:
+            verdicts[layout] = [name for name in ctx.fabric.ports(switch_id) if not is_valid_port_name(name)]
+        if verdicts[layout]:
+            yield (f"{switch_id} ({switch.model}) has interface names configs cannot hold: "
+                   f"{listing(repr(n[:40]) for n in verdicts[layout])}", (switch_id,))
+
+
+@rule("RD028", "More PPD rules on a leaf than it can hold", Severity.ERROR,
+      f"A leaf's PPD ACL holds at most {MAX_LOCAL} local-destination prefixes and {MAX_PINS} pinned downlinks "
+      "(the exporter's ACL priority ranges). Spread the servers over more leaves, or re-plan the downlink /31s "
+      "so they collapse into fewer prefixes.")
+def ppd_rule_count(ctx):
+    p2p = ctx.scheme == "p2p31"
+    for leaf in ctx.leaves:
+        links = ctx.leaf_links[leaf.id]
+        if not links.uplinks or not links.downlinks:
+            continue
+        pins = len(links.downlinks)
+        local = 1
+        if p2p and pins > MAX_LOCAL:
+            nets = [ipaddress.IPv4Network((network(*ctx.addresses[k])[0], ctx.addresses[k][1]))
+                    for k in (f"{leaf.id}/{port.name}" for port, _ in links.downlinks) if k in ctx.addresses]
+            local = len(list(ipaddress.collapse_addresses(nets)))
+        if local > MAX_LOCAL or pins > MAX_PINS:
+            yield (f"{leaf.id} needs {local} local-prefix and {pins} pinned-path PPD rules; a leaf holds at most "
+                   f"{MAX_LOCAL} and {MAX_PINS}", (leaf.id,))
+
+
+@rule("RD029", "Address for a server interface that does not exist", Severity.ERROR,
+      "Clear the address, or fix its key to name one of the server's NICs (nic0, nic1, ...); "
+      f"{ASSIGN} drops unpinned addresses of interfaces that are gone.")
+def addresses_for_missing_nics(ctx):
+    bad: dict[str, list[str]] = {}
+    for key in ctx.fabric.addresses:
+        device = key.partition("/")[0]
+        if device in ctx.servers and key not in ctx.nics:
+            bad.setdefault(device, []).append(key)
+    for server_id in natural_sorted(bad):
+        keys = natural_sorted(bad[server_id])
+        yield f"{server_id} has no interface for the address(es) of {listing(keys)}", keys
+
