@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from ..model.fabric import Fabric
 from ..model.ids import natural_key, split_endpoint
-from .names import checked_hostname
+from .names import checked_hostname, design_stem
 from .parts import Files, Part
 from .switch_data import switch_data
 from .yamldump import dump
@@ -35,8 +35,7 @@ FRR_DAEMONS = ("zebra", "bgpd", "pbrd", "staticd")
 
 def lab_name(fabric: Fabric) -> str:
     """containerlab's name pattern: letters, digits, '-', '.', '_', starting with a letter or digit."""
-    name = "".join(c if c.isalnum() or c in "-._" else "-" for c in fabric.settings.name).strip("-._")
-    return name or "fabric"
+    return design_stem(fabric.settings.name)
 
 
 def switch_exec(sw: dict) -> list[str]:

@@ -14,6 +14,7 @@ import json
 from ..model.fabric import Fabric
 from . import metrics as m
 from .host_data import ROCE_PRIORITY
+from .names import design_stem
 from .monitoring_data import rail_groups
 
 SCHEMA_VERSION = 39
@@ -116,7 +117,7 @@ def spine_panels() -> list[dict]:
 
 def dashboards(fabric: Fabric) -> dict[str, dict]:
     """Bundle path -> dashboard model."""
-    name = fabric.settings.name
+    name, stem = fabric.settings.name, design_stem(fabric.settings.name)
     by_su: dict[int, list[dict]] = {}
     for g in rail_groups(fabric):
         by_su.setdefault(g["su"], []).append(g)
@@ -124,17 +125,18 @@ def dashboards(fabric: Fabric) -> dict[str, dict]:
     for su, groups in sorted(by_su.items()):
         rows = [(f"Rail {g['rail']}: {', '.join(g['leaves'])} and {g['servers']} host NICs", rail_panels(g))
                 for g in groups]
-        out[f"{FOLDER}/dashboards/{name}-su{su}.json"] = _dashboard(
-            _uid(name, f"su{su}"), f"{name}: SU {su} by rail", [f"su{su}"], rows)
+        out[f"{FOLDER}/dashboards/{stem}-su{su}.json"] = _dashboard(
+            _uid(stem, f"su{su}"), f"{name}: SU {su} by rail", [f"su{su}"], rows)
     if fabric.spines():
-        out[f"{FOLDER}/dashboards/{name}-spines.json"] = _dashboard(
-            _uid(name, "spines"), f"{name}: spines", ["spines"], [("Spines", spine_panels())])
+        out[f"{FOLDER}/dashboards/{stem}-spines.json"] = _dashboard(
+            _uid(stem, "spines"), f"{name}: spines", ["spines"], [("Spines", spine_panels())])
     return out
 
 
-def _uid(name: str, suffix: str) -> str:
-    """Grafana uids are at most 40 characters."""
+def _uid(stem: str, suffix: str) -> str:
+    """Grafana uids are at most 40 characters of letters, digits, '-' and '_'."""
     import hashlib
+    name = stem.replace(".", "-")
     uid = f"rd-{name}-{suffix}"
     return uid if len(uid) <= 40 else f"rd-{hashlib.sha256(name.encode()).hexdigest()[:12]}-{suffix}"[:40]
 

@@ -236,3 +236,26 @@ def test_panels_per_su_and_rail_cover_the_fabric():
 
 def test_render_is_deterministic():
     assert files("rail-optimized-64x4") == files("rail-optimized-64x4")
+
+
+def test_a_free_text_design_name_gives_safe_dashboard_and_lab_file_names():
+    """The design's name is free text (the property test once named a design '' and export then refused
+    'monitoring/grafana/dashboards/-su1.json'): file names and uids are made from a safe stem."""
+    import dataclasses
+    from designer.export.bundle import render_in_memory
+    from designer.export.registry import parts
+    from designer.planning.build import build
+    from designer.storage.catalog_file import builtin_catalog
+    from designer.storage.presets import load_preset
+    for name, stem in (("", "fabric"), ("Pod A/B — été", "Pod-A-B-t"), ("..x y..", "x-y")):
+        fabric = build(load_preset("default").spec(), builtin_catalog())
+        fabric.set_settings(dataclasses.replace(fabric.settings, name=name))
+        files = render_in_memory(fabric, [p for p in parts() if p.name in ("monitoring", "lab")])
+        dash = sorted(p for p in files if p.startswith("monitoring/grafana/dashboards/"))
+        assert dash == [f"monitoring/grafana/dashboards/{stem}-spines.json",
+                        f"monitoring/grafana/dashboards/{stem}-su1.json",
+                        f"monitoring/grafana/dashboards/{stem}-su2.json"], name
+        assert f"lab/{stem}.clab.yml" in files
+        for path in dash:
+            uid = json.loads(files[path])["uid"]
+            assert re.fullmatch(r"[A-Za-z0-9_-]{1,40}", uid), uid
