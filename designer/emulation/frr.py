@@ -25,6 +25,7 @@ DAEMONS = ("zebra", "staticd", "bgpd")
 VTYSH_CONF = "service integrated-vtysh-config\n"      # what SONiC's bgp container has in vtysh.conf
 CONVERGE_TIMEOUT = 60.0
 POLL = 0.25
+QUIET = 1.0          # seconds without any prefix count changing before BGP counts as converged
 
 
 def frr_problem() -> str | None:
@@ -139,12 +140,14 @@ def _expected_up(plan: Plan, setup: SwitchSetup, session, down_cables: set[str],
 
 def wait_converged(frr: Frr, plan: Plan, down_cables: set[str] = frozenset(), down_devices: set[str] = frozenset(),
                    timeout: float = CONVERGE_TIMEOUT) -> float:
-    """Poll every switch's FRR until each session that should be up is Established, each that should be down
-    is not, no update is queued and no BGP table changed between two polls. Returns the seconds it took;
-    raises EmulationError naming the switch and session that kept it waiting."""
+    """Poll every switch's FRR until each session that should be up is Established and has received
+    prefixes (every switch here advertises at least its loopback), each that should be down is not, no
+    update is queued, and no prefix count has changed for QUIET seconds (a few polls alone are not enough:
+    on a loaded machine bgpd can sit between an Established session and its first UPDATE for longer).
+    Returns the seconds it took; raises EmulationError naming the switch and session that kept it waiting."""
     start = time.monotonic()
     last: dict[str, object] = {}
-    stable = 0
+    quiet_since = None
     while True:
         problem, snapshot = None, {}
         setups = list(plan.switches.values())
@@ -158,11 +161,17 @@ def wait_converged(frr: Frr, plan: Plan, down_cables: set[str] = frozenset(), do
                 busy = peers.get(session.peer_ip, {})
                 if (busy.get("inq", 0) or busy.get("outq", 0)) and problem is None:
                     problem = f"{setup.hostname}'s session to {session.peer_ip} still has updates queued"
+                if up and state == "Established" and not busy.get("pfxRcd") and problem is None:
+                    problem = f"{setup.hostname}'s session to {session.peer_ip} has received no prefixes yet"
             snapshot[setup.ns] = tuple(sorted((ip, p.get("pfxRcd"), p.get("pfxSnt")) for ip, p in peers.items()))
-        stable = stable + 1 if problem is None and snapshot == last else 0
+        now = time.monotonic()
+        if problem is None and snapshot == last:
+            quiet_since = quiet_since if quiet_since is not None else now
+        else:
+            quiet_since = None
         last = snapshot
-        if stable >= 2:
-            return time.monotonic() - start
+        if quiet_since is not None and now - quiet_since >= QUIET:
+            return now - start
         if time.monotonic() - start > timeout:
             raise EmulationError(f"BGP did not converge in {timeout:.0f} s: "
                                  f"{problem or 'the prefix counts kept changing'}")
