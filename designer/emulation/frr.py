@@ -137,14 +137,32 @@ def _expected_up(plan: Plan, setup: SwitchSetup, session, down_cables: set[str],
     return not ({session.cable} & down_cables or {setup.device, session.peer} & down_devices)
 
 
+def _not_originated(frr: Frr, setups: list[SwitchSetup]) -> dict[str, str]:
+    """Leaves whose BGP table does not yet hold every server prefix their frr.conf originates (a ``network``
+    is sent only once its exact route is in the RIB: staticd's discard route may come after the sessions
+    settle): hostname -> the first missing prefix."""
+    out = {}
+    for setup, table in zip(setups, frr.routes(setups)):
+        missing = [p for p in setup.server_prefixes
+                   if not any(path.get("peerId") in LOCAL_PEER for path in table.get(p, []))]
+        if missing:
+            out[setup.hostname] = missing[0]
+    return out
+
+
+LOCAL_PEER = ("(unspec)", "0.0.0.0")          # how FRR's JSON names the peer of a locally originated path
+
+
 def wait_converged(frr: Frr, plan: Plan, down_cables: set[str] = frozenset(), down_devices: set[str] = frozenset(),
                    timeout: float = CONVERGE_TIMEOUT) -> float:
-    """Poll every switch's FRR until each session that should be up is Established, each that should be down
-    is not, no update is queued and no BGP table changed between two polls. Returns the seconds it took;
-    raises EmulationError naming the switch and session that kept it waiting."""
+    """Poll every switch's FRR until every leaf originates its server prefixes, each session that should be up
+    is Established, each that should be down is not, no update is queued and no BGP table changed between
+    two polls. Returns the seconds it took; raises EmulationError naming the switch and session (or prefix)
+    that kept it waiting."""
     start = time.monotonic()
     last: dict[str, object] = {}
     stable = 0
+    pending = [s for s in plan.switches.values() if s.server_prefixes and s.device not in down_devices]
     while True:
         problem, snapshot = None, {}
         setups = list(plan.switches.values())
@@ -159,6 +177,12 @@ def wait_converged(frr: Frr, plan: Plan, down_cables: set[str] = frozenset(), do
                 if (busy.get("inq", 0) or busy.get("outq", 0)) and problem is None:
                     problem = f"{setup.hostname}'s session to {session.peer_ip} still has updates queued"
             snapshot[setup.ns] = tuple(sorted((ip, p.get("pfxRcd"), p.get("pfxSnt")) for ip, p in peers.items()))
+        if pending:
+            late = _not_originated(frr, pending)
+            pending = [s for s in pending if s.hostname in late]
+            if late and problem is None:
+                host, prefix = next(iter(late.items()))
+                problem = f"{host} does not originate {prefix}"
         stable = stable + 1 if problem is None and snapshot == last else 0
         last = snapshot
         if stable >= 2:
