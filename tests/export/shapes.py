@@ -28,3 +28,9 @@ def new_shape(name: str):
     """The design (built once; treat it as read-only)."""
     preset, overrides = NEW_SHAPES[name]
     return build(load_preset(preset).spec(**overrides), builtin_catalog())
+
+
+def design(name: str, **overrides):
+    """A new shape by its NEW_SHAPES name, else a preset with ``overrides`` (the export tests' one lookup)."""
+    from tests.export.helpers_hosts import fabric
+    return new_shape(name) if name in NEW_SHAPES else fabric(name, **overrides)

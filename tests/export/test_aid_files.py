@@ -14,15 +14,11 @@ import yaml
 from designer.export.aid import PARTS
 from designer.export.aid_data import SHEETS, columns, format_breakouts, parse_breakouts
 
-from tests.export.helpers_hosts import fabric as preset
-from tests.export.shapes import new_shape
+from tests.export.shapes import design as fabric
 
 AID = PARTS[0]
 PRESETS = ["default", "rail-optimized-64x4", "b200-three-tier-p2p31", "twin-plane-subnet"]
 
-
-def fabric(name):
-    return new_shape(name) if name.startswith(("b200-", "twin-")) else preset(name)
 
 
 @pytest.fixture(scope="module", params=PRESETS)

@@ -10,12 +10,9 @@ import yaml
 
 from designer.export.ansible import PARTS
 
-from tests.export.helpers_hosts import fabric as preset_fabric, need_tool
-from tests.export.shapes import new_shape
+from tests.export.helpers_hosts import need_tool
+from tests.export.shapes import design as fabric, new_shape
 
-
-def fabric(name):
-    return new_shape(name) if name.startswith(("b200-", "twin-")) else preset_fabric(name)
 
 ANSIBLE = PARTS[0]
 

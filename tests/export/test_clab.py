@@ -19,12 +19,8 @@ import yaml
 from designer.export.bundle import render_in_memory, select_parts
 from designer.export.clab import LINK_MTU, PARTS
 from designer.export.switch_data import switch_data
-from tests.export.helpers_hosts import fabric as preset_fabric
-from tests.export.shapes import new_shape
+from tests.export.shapes import design as fabric
 
-
-def fabric(name, **overrides):
-    return new_shape(name) if name.startswith(("b200-", "twin-")) else preset_fabric(name, **overrides)
 
 LAB = PARTS[0]
 PRESETS = [("default", {}), ("rail-only-32x4", {}), ("rail-optimized-64x4", {}), ("superpod-su", {}),

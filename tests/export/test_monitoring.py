@@ -15,12 +15,9 @@ from designer.export import alerts
 from designer.export import metrics as m
 from designer.export.monitoring import PARTS
 from designer.export.monitoring_data import expected_neighbors
-from tests.export.helpers_hosts import fabric as preset_fabric, need_tool
-from tests.export.shapes import new_shape
+from tests.export.helpers_hosts import need_tool
+from tests.export.shapes import design as fabric
 
-
-def fabric(name, **overrides):
-    return new_shape(name) if name.startswith(("b200-", "twin-")) else preset_fabric(name, **overrides)
 
 MONITORING = PARTS[0]
 TARGETS = "monitoring/prometheus-targets.json"

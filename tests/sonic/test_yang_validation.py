@@ -13,7 +13,8 @@ from designer.export.switches import PARTS
 from designer.sonic.translate import translate
 from designer.sonic.validate import validate
 
-from tests.sonic.yang_models import DESIGNS, NEW_SHAPES, new_shape, small_design, yang_dir, yang  # noqa: F401
+from tests.export.shapes import NEW_SHAPES, new_shape
+from tests.sonic.yang_models import DESIGNS, small_design, yang_dir, yang  # noqa: F401
 
 SWITCHES = PARTS[0]
 

@@ -17,7 +17,6 @@ from designer.planning.build import build
 from designer.storage.catalog_file import builtin_catalog
 from designer.storage.presets import load_preset
 from tests.export.helpers_hosts import need
-from tests.export.shapes import NEW_SHAPES, new_shape  # noqa: F401  (the tests import them from here)
 
 REPO = Path(__file__).resolve().parents[2]
 PRESETS = ["default", "rail-only-32x4", "rail-optimized-64x4", "superpod-su"]
