@@ -33,6 +33,7 @@ only format it. Choices made here, once:
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..model.addressing import cidr_str, ip_str, network_of, split_cidr
 from ..model.entities import Server
@@ -41,6 +42,7 @@ from ..model.ids import natural_key, split_endpoint
 from ..planning.addressing import rail_pool, svi_key
 from ..planning.reach import rails_isolated_by_design
 from .errors import ExportError
+from .memo import per_state
 from .names import checked_hostname, netdev_problem, refuse
 
 TABLE_BASE = 100
@@ -75,13 +77,18 @@ def rule_priority(rail: int, plane: int = 0) -> int:
     return RULE_PRIORITY_BASE + PLANE_STRIDE * plane + rail
 
 
-def _table(nic) -> int:
-    table = host_table(nic.rail, nic.fabric_plane)
-    if nic.rail >= PLANE_STRIDE or table in RESERVED_TABLES:
-        raise ExportError(f"{nic.id} on rail {nic.rail} of plane {nic.fabric_plane} would need routing table {table}: "
-                          f"the host plan gives each plane {PLANE_STRIDE} tables and avoids Linux's reserved "
-                          f"{RESERVED_TABLES.start}-{RESERVED_TABLES.stop - 1}; use fewer rails")
-    return table
+@lru_cache(maxsize=4096)
+def _port_plan(rail: int, plane: int, planes: int) -> dict:
+    """What every port on ``rail`` and ``plane`` shares: table, rule priority, its label, NCCL's rail:plane tag."""
+    table = host_table(rail, plane)
+    if rail >= PLANE_STRIDE or table in RESERVED_TABLES:
+        raise ExportError(f"rail {rail} of plane {plane} would need routing table {table}: the host plan gives each "
+                          f"plane {PLANE_STRIDE} tables and avoids Linux's reserved {RESERVED_TABLES.start}-"
+                          f"{RESERVED_TABLES.stop - 1}; use fewer rails")
+    many = planes > 1
+    return {"table": table, "priority": rule_priority(rail, plane),
+            "what": f"rail {rail}" + (f", plane {plane}" if many else ""), "plane": plane,
+            "hca_tag": f":{rail}:{plane}" if many else ""}
 
 
 def _gateway(fabric: Fabric, nic_id: str, leaf_ep: str) -> str | None:
@@ -116,13 +123,15 @@ def rail_nics(fabric: Fabric, server: Server) -> list[dict]:
         address, prefix = split_cidr(cidr)
         net, _ = network_of(cidr)
         pool, pool_prefix = rail_pool(fabric, nic.rail, nic.fabric_plane)
+        try:
+            port = _port_plan(nic.rail, nic.fabric_plane, planes)
+        except ExportError as exc:
+            raise ExportError(f"{nic.id} on {exc}") from None
         out.append({
-            "nic_id": nic.id, "netdev": nic.netdev, "rdma": nic.rdma, "rail": nic.rail, "plane": nic.fabric_plane,
-            "what": f"rail {nic.rail}" + (f", plane {nic.fabric_plane}" if planes > 1 else ""),
-            "nccl_hca": f"{nic.rdma}:1" + (f":{nic.rail}:{nic.fabric_plane}" if planes > 1 else ""),
+            "nic_id": nic.id, "netdev": nic.netdev, "rdma": nic.rdma, "rail": nic.rail, **port,
+            "nccl_hca": f"{nic.rdma}:1{port['hca_tag']}",
             "leaf_port": leaf_ep, "cidr": cidr, "address": ip_str(address), "prefix": prefix,
             "subnet": cidr_str(net, prefix), "gateway": gateway,
-            "table": _table(nic), "priority": rule_priority(nic.rail, nic.fabric_plane),
             "rail_supernet": cidr_str(pool, pool_prefix), "mtu": mtu,
             "sysctl": {setting: sysctl_key(nic.netdev, setting)
                        for setting in ("arp_ignore", "arp_announce", "rp_filter", "accept_local")},
@@ -149,7 +158,7 @@ def host_data(fabric: Fabric, server_id: str) -> dict:
             "NCCL_IB_GID_INDEX": str(model.gid_index if server.gid_index is None else server.gid_index),
             "NCCL_IB_TC": str(ROCE_TOS),
             "NCCL_SOCKET_IFNAME": "=" + mgmt,
-            **({"NCCL_CROSS_NIC": "0"} if rails_isolated_by_design(fabric) else {}),
+            **({"NCCL_CROSS_NIC": "0"} if per_state(fabric, rails_isolated_by_design) else {}),
         },
     }
 

@@ -14,8 +14,6 @@ local rules from 9000 down, the agent's per-destination exceptions from 8000 dow
 
 from __future__ import annotations
 
-import weakref
-
 from ..model.addressing import cidr_str, network_of, size
 from ..model.fabric import Fabric
 from ..model.ids import endpoint
@@ -23,6 +21,7 @@ from ..planning.addressing import svi_key
 from ..planning.ppd import leaf_ppd
 from ..planning.topology import LeafLinks, all_leaf_links, all_spine_links, leaf_links
 from .errors import ExportError
+from .memo import per_state
 
 LOCAL_PRIORITY_TOP, EXCEPTION_PRIORITY_TOP, PIN_PRIORITY_TOP = 9000, 8000, 5000
 MAX_LOCAL, MAX_PINS = 999, 1500                        # so the three ranges never meet
@@ -114,32 +113,21 @@ def leaf_server_prefixes(fabric: Fabric, leaf_id: str, links: LeafLinks) -> list
                      if (cidr := fabric.addresses.get(endpoint(leaf_id, port.name)))])
 
 
-_INDEX: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+def _build_leaf_index(fabric: Fabric) -> dict[str, tuple[frozenset[str], frozenset[str], list[str]]]:
+    cores_of = {spine: frozenset(ep.partition("/")[0] for _, ep in links.uplinks)
+                for spine, links in all_spine_links(fabric).items()}
+    index = {}
+    for leaf, links in all_leaf_links(fabric).items():
+        spines = frozenset(ep.partition("/")[0] for _, ep in links.uplinks)
+        index[leaf] = (spines, frozenset().union(*(cores_of[s] for s in spines)),
+                       leaf_server_prefixes(fabric, leaf, links))
+    return index
 
 
 def _leaf_index(fabric: Fabric) -> dict[str, tuple[frozenset[str], frozenset[str], list[str]]]:
     """Leaf id -> (the spines it is wired to, the cores those spines are wired to, its server prefixes), in
-    natural leaf order. Computed once per state of the fabric (every leaf's pins file needs all of it) and
-    dropped at the fabric's next event."""
-    index = _INDEX.get(fabric)
-    if index is None:
-        cores_of = {spine: frozenset(ep.partition("/")[0] for _, ep in links.uplinks)
-                    for spine, links in all_spine_links(fabric).items()}
-        index = {}
-        for leaf, links in all_leaf_links(fabric).items():
-            spines = frozenset(ep.partition("/")[0] for _, ep in links.uplinks)
-            index[leaf] = (spines, frozenset().union(*(cores_of[s] for s in spines)),
-                           leaf_server_prefixes(fabric, leaf, links))
-        _INDEX[fabric] = index
-
-        def forget(event, ref=weakref.ref(fabric)):
-            owner = ref()
-            if owner is not None:
-                _INDEX.pop(owner, None)
-                owner.unsubscribe(forget)
-
-        fabric.subscribe(forget)
-    return index
+    natural leaf order. Computed once per state of the fabric (every leaf's pins file needs all of it)."""
+    return per_state(fabric, _build_leaf_index)
 
 
 def reachable_leaves(fabric: Fabric, leaf_id: str) -> list[str]:

@@ -100,3 +100,10 @@ def test_twin_plane_ports_get_their_planes_table_rule_supernet_and_nccl_tags():
         assert ipaddress.ip_address(n["address"]) in ipaddress.ip_network(n["rail_supernet"])
     assert len({n["rail_supernet"] for n in data["nics"]}) == 4
     assert data["nccl"]["NCCL_IB_HCA"] == "=" + ",".join(f"{n['rdma']}:1:{n['rail']}:{n['plane']}" for n in data["nics"])
+
+
+def test_a_rail_past_the_host_plans_tables_is_refused_by_nic():
+    f = fabric("default")
+    f.set_nic_rail("su1-srv01/nic0", 153)                    # table 253: Linux's default table
+    with pytest.raises(ExportError, match=r"su1-srv01/nic0 on rail 153 of plane 0 would need routing table 253"):
+        host_data(f, "su1-srv01")
