@@ -25,18 +25,18 @@ def _join(values) -> str:
 
 def _reach(fabric: Fabric, switch_id: str) -> tuple[set, set]:
     """The rails and SUs of the leaves a spine meets, or (a core) of the leaves its spines meet."""
-    rails, sus = set(), set()
+    rails, sus, spines = set(), set(), set()
     for _, peer in fabric.cabled_ports(switch_id):
         switch = fabric.switches.get(split_endpoint(peer)[0])
-        if switch is None:
-            continue
-        if switch.role is Role.LEAF:
+        if switch is not None and switch.role is Role.LEAF:
             rails.add(switch.rail)
             sus.add(switch.su)
-        elif switch.role is Role.SPINE and fabric.switches[switch_id].role is Role.CORE:
-            more = _reach(fabric, switch.id)
-            rails |= {switch.plane} if switch.plane is not None else more[0]
-            sus |= more[1]
+        elif switch is not None and switch.role is Role.SPINE and fabric.switches[switch_id].role is Role.CORE:
+            spines.add(switch)
+    for spine in spines:
+        below = _reach(fabric, spine.id)
+        rails |= {spine.plane} if spine.plane is not None else below[0]
+        sus |= below[1]
     return rails, sus
 
 
