@@ -156,8 +156,8 @@ LOCAL_PEER = ("(unspec)", "0.0.0.0")          # how FRR's JSON names the peer of
 def wait_converged(frr: Frr, plan: Plan, down_cables: set[str] = frozenset(), down_devices: set[str] = frozenset(),
                    timeout: float = CONVERGE_TIMEOUT) -> float:
     """Poll every switch's FRR until every leaf originates its server prefixes, each session that should be up
-    is Established, each that should be down is not, no update is queued and no BGP table changed between
-    two polls. Returns the seconds it took; raises EmulationError naming the switch and session (or prefix)
+    is Established and has received a prefix (each peer sends at least its loopback), each that should be
+    down is not, no update is queued and no BGP table changed between two polls. Returns the seconds it took; raises EmulationError naming the switch and session (or prefix)
     that kept it waiting."""
     start = time.monotonic()
     last: dict[str, object] = {}
@@ -176,6 +176,10 @@ def wait_converged(frr: Frr, plan: Plan, down_cables: set[str] = frozenset(), do
                 busy = peers.get(session.peer_ip, {})
                 if (busy.get("inq", 0) or busy.get("outq", 0)) and problem is None:
                     problem = f"{setup.hostname}'s session to {session.peer_ip} still has updates queued"
+                # Every peer originates at least its loopback: a fresh session that has received nothing yet
+                # is waiting for its first update (FRR coalesces them), not converged.
+                if up and state == "Established" and not busy.get("pfxRcd") and problem is None:
+                    problem = f"{setup.hostname}'s session to {session.peer_ip} has received no prefix yet"
             snapshot[setup.ns] = tuple(sorted((ip, p.get("pfxRcd"), p.get("pfxSnt")) for ip, p in peers.items()))
         if pending:
             late = _not_originated(frr, pending)
