@@ -28,6 +28,9 @@ SIZES = [
     ("rail-optimized-64x4", dict(sus=2, servers_per_su=4, rails=2, spine_planes="per-rail", spines=2)),
     ("superpod-su", dict(sus=2, servers_per_su=4, rails=2, oversubscription=2.0, spines=2)),
     ("superpod-su", dict(sus=2, servers_per_su=8, rails=4, spines=2)),
+    ("b200-superpod", dict(core_tier="on", sus=2, sus_per_group=1, servers_per_su=2, rails=2, spines=2)),
+    ("b200-superpod", dict(core_tier="on", sus=4, sus_per_group=2, servers_per_su=2, rails=2, spines=2)),
+    ("twin-plane-800g", dict(sus=2, servers_per_su=2, rails=2, spines=2, uplink_speed=400)),
 ]
 COLUMNS = ["setup", "convergence", "checks", "failover", "teardown"]
 

@@ -49,7 +49,7 @@ def _nic_from_netplan(base: HostNic, conf: dict) -> HostNic:
     if priority is None:
         table = None       # routes in a table that no rule selects are never used
     return HostNic(base.nic_id, base.netdev, base.rail, base.leaf_ep, address, prefix, gateway, table, priority,
-                   supernet, has_rule=priority is not None)
+                   supernet, has_rule=priority is not None, plane=base.plane)
 
 
 def forwarding_from_bundle(fabric: Fabric, bundle: Path) -> Forwarding:
@@ -63,5 +63,5 @@ def forwarding_from_bundle(fabric: Fabric, bundle: Path) -> Forwarding:
             conf = ethernets.get(nic.netdev)
             hosts[nic.id] = (_nic_from_netplan(base, conf) if conf
                              else HostNic(base.nic_id, base.netdev, base.rail, base.leaf_ep,
-                                          None, None, None, None, None, None, has_rule=False))
+                                          None, None, None, None, None, None, has_rule=False, plane=base.plane))
     return Forwarding(fabric, host_nics=hosts)

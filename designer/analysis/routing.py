@@ -10,40 +10,25 @@ Every device's decision comes from the model and plan exactly as the exporters d
 - Leaf: its local prefixes are the svi subnet (subnet-per-leaf) or its downlink /31s (p2p31). Local
   destinations are delivered; anything else from a pinned source follows the PPD binding
   (`planning.ppd`); other traffic uses BGP (ECMP over uplinks to spines that reach the destination).
-- Spines and cores: ordinary L3 over eBGP. Routes to a leaf's prefixes spread out from the leaf hop by
-  hop, as eBGP path vectors do: each switch takes the neighbours that offer the shortest AS path as its
-  next hops (ECMP, as ``bestpath as-path multipath-relax`` allows), and refuses a path that already holds
-  its own ASN (loop prevention). So a spine forwards down to an adjacent leaf, up to its cores for a leaf
-  of another spine group, and a core down to that group's spine; spines of two groups that share an ASN
-  cannot reach each other through the cores, exactly as on the switches.
-- Multi-plane: each NIC port's table and rule are its plane's (`host_table`); planes share no switch,
-  so a flow stays in its plane.
+- Spines and cores: ordinary L3 over eBGP: a leaf's prefixes spread out hop by hop as eBGP path vectors
+  do (`planning.pathvector`: shortest AS path, ECMP, a path holding the switch's own ASN refused).
+- Multi-plane: each NIC port's table and rule are its plane's (`export.host_data.host_table`); planes
+  share no switch, so a flow stays in its plane.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..export.host_data import RULE_PRIORITY_BASE, TABLE_BASE  # the host exporter's table/priority plan
+from ..export.host_data import host_table, rule_priority  # the host exporter's table/priority plan
 from ..model.addressing import cidr_str, ip_int, ip_str, network_of, split_cidr
 from ..model.entities import Role
 from ..model.fabric import Fabric
 from ..model.ids import endpoint, natural_key, split_endpoint
 from ..planning.addressing import rail_pool, svi_key
+from ..planning.pathvector import path_vector
 from ..planning.ppd import Binding, ppd_plan
 from ..planning.topology import all_leaf_links
-
-# Plane p's NIC ports use tables and rule priorities 100 * p above plane 0's (which are the host
-# exporter's TABLE_BASE + rail and RULE_PRIORITY_BASE + rail). Phase B's host exporter takes this over.
-PLANE_TABLE_STRIDE = 100
-
-
-def host_table(rail: int, plane: int = 0) -> int:
-    return TABLE_BASE + PLANE_TABLE_STRIDE * plane + rail
-
-
-def rule_priority(rail: int, plane: int = 0) -> int:
-    return RULE_PRIORITY_BASE + PLANE_TABLE_STRIDE * plane + rail
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,26 +127,8 @@ class Forwarding:
         """switch -> its next hops toward leaf ``owner``'s prefixes (absent: no route), computed once per leaf."""
         found = self._routes.get(owner)
         if found is None:
-            found = self._routes[owner] = self._path_vector(owner)
+            found = self._routes[owner] = path_vector(self.adjacent, self.fabric.asns, owner)[0]
         return found
-
-    def _path_vector(self, owner: str) -> dict[str, tuple[str, ...]]:
-        asns = self.fabric.asns
-        hops: dict[str, tuple[str, ...]] = {owner: ()}
-        path: dict[str, tuple] = {owner: (asns.get(owner),)}
-        frontier = [owner]
-        while frontier:
-            offers: dict[str, list[str]] = {}
-            for device in frontier:
-                for neighbour in self.adjacent.get(device, {}):
-                    asn = asns.get(neighbour)
-                    if neighbour not in hops and (asn is None or asn not in path[device]):
-                        offers.setdefault(neighbour, []).append(device)
-            for neighbour, via in offers.items():
-                hops[neighbour] = tuple(via)
-                path[neighbour] = (asns.get(neighbour),) + path[via[0]]
-            frontier = sorted(offers, key=natural_key)
-        return hops
 
     def next_ports(self, device: str, owner: str) -> list[tuple[str, str]]:
         """(port, next-hop switch) for every link ``device`` may forward on toward ``owner`` (ECMP)."""

@@ -1,7 +1,8 @@
 """The probe agent: runs inside one host namespace as a plain script (standard library only).
 
 Started by the runner with ``ip netns exec <ns> python agent.py``. Protocol on stdin/stdout, one line
-each: the runner sends a JSON config ``{"probes": [[src, dst], ...], "timeout": s}``; the agent opens a
+each: the runner sends a JSON config ``{"probes": [[src, dst], ...], "timeout": s, "silent": [[src, dst], ...]}``
+(``silent``: probes that must stay unanswered, sent in the first round only); the agent opens a
 packet socket on every interface of the namespace (it sees each frame with its interface and direction,
 like tcpdump) and prints ``ready``. On ``go`` it sends one ICMP echo request per probe from a raw socket
 bound to the source address (so the kernel routes it by the host's policy rules, as ``ping -I <addr>``
@@ -65,8 +66,9 @@ def icmp_of(ip: bytes):
 
 
 class Agent:
-    def __init__(self, probes, timeout):
+    def __init__(self, probes, timeout, silent=()):
         self.probes = [tuple(p) for p in probes]
+        self.silent = {tuple(p) for p in silent}
         self.timeout = timeout
         self.ident = os.getpid() & 0x7FFF        # flowprobe.py keeps to 0x8000 and up
         self.replied = set()
@@ -79,9 +81,11 @@ class Agent:
             sock.bind((src, 0))
             self.senders[src] = sock
 
-    def queue(self) -> list[int]:
-        """Sequence numbers still unanswered, to send (again)."""
-        return [seq for seq, pair in enumerate(self.probes, start=1) if pair not in self.replied]
+    def queue(self, attempt: int) -> list[int]:
+        """Sequence numbers still unanswered, to send (again) in round ``attempt``: a silent probe only in the
+        first round, whose whole timeout it waits (a reply or an arrival elsewhere would show by then)."""
+        return [seq for seq, pair in enumerate(self.probes, start=1)
+                if pair not in self.replied and (attempt <= 1 or pair not in self.silent)]
 
     def send(self, seqs: list[int]) -> None:
         for seq in seqs:
@@ -130,17 +134,17 @@ class Agent:
                 elif r is commands:
                     line = commands.readline().strip()
                     if line == "go" and attempt == 0:
-                        attempt, pending = 1, self.queue()
+                        attempt, pending = 1, self.queue(1)
                         if not pending:
                             say("done")
                     elif line in ("stop", ""):
                         return
                 else:
                     self.on_reply(r)
-            if deadline is not None and (time.monotonic() >= deadline or not self.queue()):
+            if deadline is not None and (time.monotonic() >= deadline or not self.queue(attempt)):
                 deadline = None
-                if self.queue() and attempt < ATTEMPTS:
-                    attempt, pending = attempt + 1, self.queue()
+                if self.queue(attempt + 1) and attempt < ATTEMPTS:
+                    attempt, pending = attempt + 1, self.queue(attempt + 1)
                 else:
                     say("done")
 
@@ -158,7 +162,7 @@ def say(text: str) -> None:
 def main() -> None:
     commands = os.fdopen(sys.stdin.fileno(), "r", buffering=1)
     config = json.loads(commands.readline())
-    agent = Agent(config["probes"], float(config.get("timeout", 1.0)))
+    agent = Agent(config["probes"], float(config.get("timeout", 1.0)), config.get("silent", ()))
     agent.run(commands)
     # Drain frames already queued (the last replies) before reporting; other traffic (e.g. the failover
     # flows) may never let the socket go idle, so the drain is bounded.

@@ -1,7 +1,8 @@
 """The checks, run against live namespaces: routes, reachability, symmetric paths, and the leaves' pins.
 
 0. Routes: every switch's BGP table, read from its own FRR (``show bgp ipv4 unicast json``), holds the
-   server prefix of every leaf it can reach through the wiring.
+   server prefix of every leaf it can reach through the wiring (`expect`: in three tiers a leaf of another
+   spine group only through the cores) and no server prefix of any other leaf (another plane's).
 
 1. Reachability: every rail NIC sends an ICMP echo request to every other server's NIC on its rail,
    from a raw socket bound to its address (routed by the host's policy rules, like ``ping -I``). One
@@ -10,11 +11,14 @@
 2. Symmetry: the same agents capture every ICMP echo frame on every interface of their namespace
    with its direction. A pair A -> B passes only when the request left A by A's rail NIC and arrived
    on B's rail NIC, and the reply left B by that same NIC and arrived on A's NIC: real packets, seen on
-   the wire of the veth, not a route lookup.
+   the wire of the veth, not a route lookup. Pairs whose leaves are in different spine groups cross the
+   cores; their rows say so.
+2b. Planes: each rail NIC also sends to a NIC of its rail on another fabric plane: the request must leave
+   by its own NIC and nothing may arrive at the other host, nor any reply come back.
 3. Pins: on each leaf, ``ip route get <remote NIC> from <local NIC> iif <downlink>`` must answer
    ``via <spine next hop> dev <uplink>`` (the kernel's own forwarding decision, after rail-ppd-agent
    installed its rules), where the uplink is the first candidate of ppd-pins.json that works and
-   whose spine still reaches the destination's leaf: the primary while nothing is broken.
+   whose spine still offers the destination's leaf: the primary while nothing is broken.
 4. Source routing: on each host, ``ip route get <an address outside every pool> from <NIC k>`` must
    leave by NIC k. Only the NIC's own rule and table can route it so (the main table's rail routes
    cover rail addresses), so this is the row that turns red when a host's policy rule is missing:
@@ -31,8 +35,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import EmulationError
+from .expect import Expectation, Failure
 from .netns import Runner
-from .plan import Candidate, Endpoint, PinCheck, Plan
+from .plan import Endpoint, PinCheck, Plan
 
 AGENT = Path(__file__).with_name("agent.py")
 PROBE_TIMEOUT = 1.0
@@ -86,15 +91,19 @@ def collect(procs: dict[str, subprocess.Popen]) -> dict[str, dict]:
     return {ns: json.loads(proc.stdout.readline()) for ns, proc in procs.items()}
 
 
-def run_probes(runner: Runner, pairs: list[tuple[Endpoint, Endpoint]]) -> dict[str, dict]:
-    """Namespace -> the agent's result (replies and captured frames) after all probes ran."""
-    by_ns: dict[str, list[list[str]]] = {ns: [] for ns in runner.plan.host_files}
-    for a, b in pairs:
-        by_ns[a.ns].append([a.address, b.address])
+def run_probes(runner: Runner, pairs: list[tuple[Endpoint, Endpoint]],
+               silent: list[tuple[Endpoint, Endpoint]] = ()) -> dict[str, dict]:
+    """Namespace -> the agent's result (replies and captured frames) after all probes ran; ``silent`` pairs
+    must stay unanswered (sent once, waited for one timeout)."""
+    by_ns: dict[str, dict[str, list]] = {ns: {"probes": [], "silent": []} for ns in runner.plan.host_files}
+    for a, b in [*pairs, *silent]:
+        by_ns[a.ns]["probes"].append([a.address, b.address])
+    for a, b in silent:
+        by_ns[a.ns]["silent"].append([a.address, b.address])
     procs: dict[str, subprocess.Popen] = {}
     try:
         for ns, probes in by_ns.items():
-            procs[ns] = spawn(ns, AGENT, {"probes": probes, "timeout": PROBE_TIMEOUT})
+            procs[ns] = spawn(ns, AGENT, {**probes, "timeout": PROBE_TIMEOUT})
         expect(procs, "ready")
         send(procs, "go")
         expect(procs, "done")
@@ -126,36 +135,31 @@ def judge_pair(a: Endpoint, b: Endpoint, results: dict[str, dict], failure: Fail
     elif not replied:
         detail = "no reply" + (f" ({lost})" if lost else "")
     else:
-        detail = lost or "request and reply on the rail NICs"
+        detail = lost or ON_THE_RAIL_NICS + (f" (spine group {a.group} to {b.group}, through the cores)"
+                                             if a.group != b.group else "")
     ok = replied and not wrong and lost is None
     return Row(failure.tag("ping") if failure else "ping", a.label, b.label, ok, detail)
 
 
+ON_THE_RAIL_NICS = "request and reply on the rail NICs"
+
+
+def judge_isolated(a: Endpoint, b: Endpoint, results: dict[str, dict]) -> Row:
+    """A NIC of another fabric plane: the probe left by A's NIC and nothing of it reached B."""
+    left = _interfaces(results[a.ns]["seen"], "out", 8, a.address, b.address)
+    arrived = _interfaces(results[b.ns]["seen"], "in", 8, a.address, b.address)
+    replied = [a.address, b.address] in results[a.ns]["replied"]
+    ok = left == {a.netdev} and not arrived and not replied
+    if ok:
+        detail = f"left by {a.netdev} on plane {a.plane}; nothing reached plane {b.plane}'s {b.host}, no reply"
+    else:
+        detail = "; ".join(filter(None, [f"request left {_where(a.host, left)}" if left != {a.netdev} else "",
+                                         f"arrived on {_where(b.host, arrived)}" if arrived else "",
+                                         "a reply came back" if replied else ""]))
+    return Row("plane", a.label, b.label, ok, detail)
+
+
 _ROUTE = re.compile(r"\bvia (\S+)|\bdev (\S+)")
-
-
-@dataclass(frozen=True)
-class Failure:
-    """What is broken while the checks run (nothing, in the first pass)."""
-    label: str = ""
-    cables: frozenset[str] = frozenset()
-    devices: frozenset[str] = frozenset()
-
-    def tag(self, kind: str) -> str:
-        return f"{kind} [{self.label}]" if self.label else kind
-
-
-def reaches(plan: Plan, spine: str, leaf: str, failure: Failure) -> bool:
-    """Whether ``spine`` still has a working cable to ``leaf`` (the expectation, from the plan's wiring)."""
-    setup = plan.switches[plan.ns_of(spine)]
-    return spine not in failure.devices and leaf not in failure.devices and any(
-        s.peer == leaf and s.cable not in failure.cables for s in setup.sessions)
-
-
-def expected_candidate(plan: Plan, pin: PinCheck, failure: Failure) -> Candidate | None:
-    """The first candidate whose uplink works and whose spine still reaches the destination's leaf."""
-    return next((c for c in pin.candidates if c.cable not in failure.cables and c.spine not in failure.devices
-                 and reaches(plan, c.spine, pin.dest_leaf, failure)), None)
 
 
 def route_get(done: subprocess.CompletedProcess) -> tuple[bool, str | None, str | None, str]:
@@ -172,12 +176,12 @@ def judge_pins(runner: Runner, failure: Failure = Failure(), kind: str | None = 
     pins = runner.plan.pins
     answers = runner.exec_all([(p.ns, ["ip", "route", "get", p.destination, "from", p.source, "iif", p.iif])
                                for p in pins])
-    return [judge_pin(runner.plan, pin, done, failure, kind) for pin, done in zip(pins, answers)]
+    expect = Expectation(runner.plan, failure)
+    return [judge_pin(expect, pin, done, kind) for pin, done in zip(pins, answers)]
 
 
-def judge_pin(plan: Plan, pin: PinCheck, done: subprocess.CompletedProcess, failure: Failure,
-              kind: str | None) -> Row:
-    want = expected_candidate(plan, pin, failure)
+def judge_pin(expect: Expectation, pin: PinCheck, done: subprocess.CompletedProcess, kind: str | None) -> Row:
+    want = expect.candidate(pin)
     ok, via, dev, answer = route_get(done)
     if want is None:
         ok = ok and dev not in {c.uplink for c in pin.candidates}
@@ -187,7 +191,7 @@ def judge_pin(plan: Plan, pin: PinCheck, done: subprocess.CompletedProcess, fail
         rank = "primary" if want == pin.candidates[0] else f"fallback {pin.candidates.index(want)}"
         detail = (f"via {via} dev {dev} ({rank}, {want.spine})" if ok else
                   f"expected via {want.next_hop} dev {want.uplink} ({rank}); kernel says: {answer}")
-    return Row(kind or failure.tag("pin"), f"{pin.leaf} from {pin.nic}", pin.dest_label, ok, detail)
+    return Row(kind or expect.failure.tag("pin"), f"{pin.leaf} from {pin.nic}", pin.dest_label, ok, detail)
 
 
 def judge_source_routes(runner: Runner) -> list[Row]:
@@ -205,29 +209,34 @@ def judge_source_route(e: Endpoint, done: subprocess.CompletedProcess, off_rail:
 
 
 def judge_routes(runner: Runner, failure: Failure = Failure()) -> list[Row]:
-    """Each switch's BGP table, read from its FRR: every server prefix of every leaf it can reach."""
+    """Each switch's BGP table, read from its FRR: every server prefix of every leaf it should reach, and
+    none of a leaf it should not (another plane's, or one cut off)."""
     plan, rows = runner.plan, []
+    expect = Expectation(plan, failure)
+    owner = {p: leaf.device for leaf in plan.leaves() for p in leaf.server_prefixes}
     setups = [s for s in plan.switches.values() if s.device not in failure.devices]
     for setup, table in zip(setups, runner.frr.routes(setups)):
-        if setup.kind == "spine":
-            leaves = {s.peer for s in setup.sessions if reaches(plan, setup.device, s.peer, failure)}
-        else:
-            spines = {s.peer for s in setup.sessions if s.cable not in failure.cables and s.peer not in failure.devices}
-            leaves = {s.peer for sp in spines for s in plan.switches[plan.ns_of(sp)].sessions
-                      if s.peer != setup.device and reaches(plan, sp, s.peer, failure)}
+        leaves = set(expect.reached(setup.device))
         wanted = [p for leaf in sorted(leaves) for p in plan.switches[plan.ns_of(leaf)].server_prefixes]
         missing = [p for p in wanted if p not in table]
-        detail = (f"{len(wanted)} server prefixes of {len(leaves)} leaves in FRR's BGP table" if not missing
-                  else f"missing {', '.join(missing[:6])}{' ...' if len(missing) > 6 else ''} of {len(wanted)}")
-        rows.append(Row(failure.tag("routes"), setup.hostname, "every reachable leaf", not missing, detail))
+        stray = sorted(p for p in table if owner.get(p) not in (None, setup.device) and owner[p] not in leaves)
+        detail = f"{len(wanted)} server prefixes of {len(leaves)} leaves in FRR's BGP table"
+        if missing:
+            detail = f"missing {', '.join(missing[:6])}{' ...' if len(missing) > 6 else ''} of {len(wanted)}"
+        if stray:
+            detail += (f"{'; ' if missing else ', but '}holds {', '.join(stray[:6])}"
+                       f"{' ...' if len(stray) > 6 else ''} of leaves it must not reach")
+        rows.append(Row(failure.tag("routes"), setup.hostname, "every reachable leaf", not missing and not stray,
+                        detail))
     return rows
 
 
 def run_checks(runner: Runner, plan: Plan) -> list[Row]:
-    pairs = plan.probes()
-    results = run_probes(runner, pairs)
+    pairs, apart = plan.probes(), plan.cross_plane_probes()
+    results = run_probes(runner, pairs, apart)
     rows = judge_routes(runner)
     rows += [judge_pair(a, b, results) for a, b in pairs]
+    rows += [judge_isolated(a, b, results) for a, b in apart]
     rows += judge_pins(runner)
     rows += judge_source_routes(runner)
     return rows

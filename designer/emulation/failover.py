@@ -20,8 +20,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .checks import Failure, Row, collect, expect, expected_candidate, judge_pair, judge_pins, judge_routes, reap, \
-    run_probes, send, spawn
+from .checks import Row, collect, expect, judge_pair, judge_pins, judge_routes, reap, run_probes, send, spawn
+from .expect import Expectation, Failure
 from .netns import Runner
 from .plan import Cable, PinCheck, Plan
 
@@ -59,17 +59,14 @@ def _set(runner: Runner, cables: tuple[Cable, ...], state: str) -> None:
 
 
 def path_parts(plan: Plan, pin: PinCheck, back: PinCheck | None) -> set[str]:
-    """Cables and devices a flow crosses with nothing broken: out by its pin, back by its peer's pin."""
+    """Cables and devices a flow may cross with nothing broken: out by its pin, back by its peer's pin, and
+    from each of those spines every ECMP path down to the far leaf (through the cores in three tiers)."""
+    intact = Expectation(plan)
     parts: set[str] = set()
-    legs = [(pin, pin.dest_leaf)] + ([(back, pin.leaf_id)] if back else [])
-    for p, to_leaf in legs:
-        c = expected_candidate(plan, p, Failure()) if p is pin else next(
-            (c for c in p.candidates if any(s.peer == to_leaf for s in plan.switches[plan.ns_of(c.spine)].sessions)),
-            None)
-        if c is None:
-            continue
-        parts |= {c.cable, c.spine}
-        parts |= {s.cable for s in plan.switches[plan.ns_of(c.spine)].sessions if s.peer == to_leaf}
+    for p, to_leaf in [(pin, pin.dest_leaf)] + ([(back, pin.leaf_id)] if back else []):
+        c = intact.candidate(p, to_leaf)
+        if c is not None:
+            parts |= {c.cable} | intact.parts(c.spine, to_leaf)
     return parts
 
 

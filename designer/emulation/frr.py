@@ -25,7 +25,7 @@ DAEMONS = ("zebra", "staticd", "bgpd")
 VTYSH_CONF = "service integrated-vtysh-config\n"      # what SONiC's bgp container has in vtysh.conf
 CONVERGE_TIMEOUT = 60.0
 POLL = 0.25
-QUIET = 1.0          # seconds without any prefix count changing before BGP counts as converged
+QUIET = 0.5          # seconds without any prefix count changing before BGP counts as converged
 
 
 def frr_problem() -> str | None:
@@ -138,16 +138,34 @@ def _expected_up(plan: Plan, setup: SwitchSetup, session, down_cables: set[str],
     return not ({session.cable} & down_cables or {setup.device, session.peer} & down_devices)
 
 
+def _not_originated(frr: Frr, setups: list[SwitchSetup]) -> dict[str, str]:
+    """Leaves whose BGP table does not yet hold every server prefix their frr.conf originates (a ``network``
+    is sent only once its exact route is in the RIB: staticd's discard route may come after the sessions
+    settle): hostname -> the first missing prefix."""
+    out = {}
+    for setup, table in zip(setups, frr.routes(setups)):
+        missing = [p for p in setup.server_prefixes
+                   if not any(path.get("peerId") in LOCAL_PEER for path in table.get(p, []))]
+        if missing:
+            out[setup.hostname] = missing[0]
+    return out
+
+
+LOCAL_PEER = ("(unspec)", "0.0.0.0")          # how FRR's JSON names the peer of a locally originated path
+
+
 def wait_converged(frr: Frr, plan: Plan, down_cables: set[str] = frozenset(), down_devices: set[str] = frozenset(),
                    timeout: float = CONVERGE_TIMEOUT) -> float:
-    """Poll every switch's FRR until each session that should be up is Established and has received
-    prefixes (every switch here advertises at least its loopback), each that should be down is not, no
-    update is queued, and no prefix count has changed for QUIET seconds (a few polls alone are not enough:
-    on a loaded machine bgpd can sit between an Established session and its first UPDATE for longer).
-    Returns the seconds it took; raises EmulationError naming the switch and session that kept it waiting."""
+    """Poll every switch's FRR until every leaf originates its server prefixes, each session that should be up
+    is Established and has received a prefix (each peer sends at least its loopback), each that should be
+    down is not, no update is queued, and no prefix count has changed for QUIET seconds (quiet polls alone
+    are not enough: on a loaded machine bgpd can sit between an Established session and its first UPDATE,
+    or before staticd's discard route lets a leaf originate, for longer). Returns the seconds it took; raises EmulationError naming the switch and session (or
+    prefix) that kept it waiting."""
     start = time.monotonic()
     last: dict[str, object] = {}
     quiet_since = None
+    pending = [s for s in plan.switches.values() if s.server_prefixes and s.device not in down_devices]
     while True:
         problem, snapshot = None, {}
         setups = list(plan.switches.values())
@@ -161,9 +179,17 @@ def wait_converged(frr: Frr, plan: Plan, down_cables: set[str] = frozenset(), do
                 busy = peers.get(session.peer_ip, {})
                 if (busy.get("inq", 0) or busy.get("outq", 0)) and problem is None:
                     problem = f"{setup.hostname}'s session to {session.peer_ip} still has updates queued"
+                # Every peer originates at least its loopback: a fresh session that has received nothing yet
+                # is waiting for its first update (FRR coalesces them), not converged.
                 if up and state == "Established" and not busy.get("pfxRcd") and problem is None:
-                    problem = f"{setup.hostname}'s session to {session.peer_ip} has received no prefixes yet"
+                    problem = f"{setup.hostname}'s session to {session.peer_ip} has received no prefix yet"
             snapshot[setup.ns] = tuple(sorted((ip, p.get("pfxRcd"), p.get("pfxSnt")) for ip, p in peers.items()))
+        if pending:
+            late = _not_originated(frr, pending)
+            pending = [s for s in pending if s.hostname in late]
+            if late and problem is None:
+                host, prefix = next(iter(late.items()))
+                problem = f"{host} does not originate {prefix}"
         now = time.monotonic()
         if problem is None and snapshot == last:
             quiet_since = quiet_since if quiet_since is not None else now

@@ -5,9 +5,13 @@ whose ends carry the design's interface names. Every device gets its files exact
 exports them (the same export code):
 
 - hosts: ``policy-routing.sh`` and ``sysctl.conf``, run unchanged;
-- switches: ``config_db.json`` applied as SONiC's managers would (`configdb.apply_config_db`), FRR's own
-  daemons started on ``frr.conf`` (`frr`), and on each leaf ``rail-ppd-agent.py run --backend linux`` on
-  its ``ppd-pins.json``. No route is computed here: routing is what FRR converges to.
+- switches (leaves, spines and cores): ``config_db.json`` applied as SONiC's managers would
+  (`configdb.apply_config_db`), FRR's own daemons started on ``frr.conf`` (`frr`), and on each leaf
+  ``rail-ppd-agent.py run --backend linux`` on its ``ppd-pins.json``. No route is computed here: routing
+  is what FRR converges to (`expect` says what it should converge to, for the checks to compare).
+
+A multi-plane design is one run: its servers hold a port on every plane, each port routed by its own
+table; the checks probe each plane's pairs and prove that nothing crosses to another plane.
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ _IFNAME = re.compile(r"^[A-Za-z0-9_.-]{1,15}\Z")
 class Namespace:
     name: str
     device: str
-    kind: str                    # "host", "leaf" or "spine"
+    kind: str                    # "host", "leaf", "spine" or "core"
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +64,8 @@ class Endpoint:
     address: str
     rail: int
     leaf: str                    # leaf id
+    plane: int = 0               # fabric plane of the port
+    group: int | None = None     # spine group of its leaf (three tiers)
 
     @property
     def label(self) -> str:
@@ -104,11 +110,12 @@ class SwitchSetup:
     ns: str
     device: str
     hostname: str
-    kind: str                                    # "leaf" or "spine"
+    kind: str                                    # "leaf", "spine" or "core"
     files: dict[str, str]                        # config_db.json, frr.conf and (pinned leaves) ppd-pins.json
     lines: list[str]                             # `ip -batch` lines from config_db.json
     sessions: list[Session]
     server_prefixes: list[str]                   # what a leaf advertises for its servers
+    asn: int | None = None                       # its BGP ASN, as frr.conf says
 
 
 @dataclass
@@ -132,11 +139,18 @@ class Plan:
         return ns[len(self.run_id) + 1:]
 
     def probes(self) -> list[tuple[Endpoint, Endpoint]]:
-        """Every ordered pair of rail NICs on one rail that sit in different servers."""
-        by_rail: dict[int, list[Endpoint]] = {}
+        """Every ordered pair of rail NICs on one rail and fabric plane that sit in different servers."""
+        by_rail: dict[tuple[int, int], list[Endpoint]] = {}
         for e in self.endpoints:
-            by_rail.setdefault(e.rail, []).append(e)
-        return [(a, b) for rail in sorted(by_rail) for a in by_rail[rail] for b in by_rail[rail] if a.ns != b.ns]
+            by_rail.setdefault((e.rail, e.plane), []).append(e)
+        return [(a, b) for key in sorted(by_rail) for a in by_rail[key] for b in by_rail[key] if a.ns != b.ns]
+
+    def cross_plane_probes(self) -> list[tuple[Endpoint, Endpoint]]:
+        """Per rail NIC, the first NIC of its rail on another fabric plane in another server: a pair no
+        network path may join (empty in one-plane designs)."""
+        return [(a, b) for a in self.endpoints
+                for b in [next((b for b in self.endpoints if b.rail == a.rail and b.plane != a.plane and b.ns != a.ns),
+                               None)] if b is not None]
 
     def leaves(self) -> list[SwitchSetup]:
         return [s for s in self.switches.values() if s.kind == "leaf"]
@@ -204,8 +218,7 @@ def make_plan(fabric: Fabric, run_id: str) -> Plan:
     for s in servers:
         plan.namespaces.append(Namespace(plan.ns_of(s.id), s.id, "host"))
     for sid in switches:
-        kind = "leaf" if fabric.switches[sid].role is Role.LEAF else "spine"
-        plan.namespaces.append(Namespace(plan.ns_of(sid), sid, kind))
+        plan.namespaces.append(Namespace(plan.ns_of(sid), sid, fabric.switches[sid].role.value))
     cable_of: dict[tuple[str, str], str] = {}                 # (switch id, port) -> link id
     for link in links:
         ends = []
@@ -239,7 +252,8 @@ def _plan_host(fabric: Fabric, plan: Plan, server) -> None:
     plan.host_files[ns] = {name: files[base + name] for name in ("policy-routing.sh", "sysctl.conf")}
     for nic in rail_nics(fabric, server):
         leaf = split_endpoint(nic["leaf_port"])[0]
-        plan.endpoints.append(Endpoint(server.hostname, ns, nic["netdev"], nic["address"], nic["rail"], leaf))
+        plan.endpoints.append(Endpoint(server.hostname, ns, nic["netdev"], nic["address"], nic["rail"], leaf,
+                                       nic["plane"], fabric.switches[leaf].group))
 
 
 def _plan_switch(fabric: Fabric, plan: Plan, sid: str, names: _Names, cable_of, by_host) -> None:
@@ -255,13 +269,14 @@ def _plan_switch(fabric: Fabric, plan: Plan, sid: str, names: _Names, cable_of, 
     data = switch_data(fabric, sid)
     sessions = [Session(n["ip"], by_host[n["name"]], cable_of[(sid, n["local_port"])])
                 for n in data["bgp"]["neighbors"] if n["name"] in by_host]
-    kind = "leaf" if switch.role is Role.LEAF else "spine"
-    plan.switches[ns] = SwitchSetup(ns, sid, switch.hostname, kind, files, applied.lines, sessions,
-                                    data["bgp"]["networks"][1:] if kind == "leaf" else [])
+    leaf = switch.role is Role.LEAF
+    plan.switches[ns] = SwitchSetup(ns, sid, switch.hostname, switch.role.value, files, applied.lines, sessions,
+                                    data["bgp"]["networks"][1:] if leaf else [], data["asn"])
 
 
 def _plan_pins(plan: Plan, names: _Names, cable_of, by_host) -> None:
-    """One check per pinned NIC, towards the first same-rail NIC behind another leaf, from ppd-pins.json."""
+    """One check per pinned NIC, from ppd-pins.json, towards the first NIC of its rail and plane behind another
+    leaf: one of another spine group when there is one (three tiers: the path crosses the cores)."""
     by_address = {e.address: e for e in plan.endpoints}
     for leaf in plan.leaves():
         if "ppd-pins.json" not in leaf.files:
@@ -272,7 +287,8 @@ def _plan_pins(plan: Plan, names: _Names, cable_of, by_host) -> None:
             src = by_address.get(pin["source"].partition("/")[0])
             if src is None:
                 continue
-            dst = next((e for e in plan.endpoints if e.rail == src.rail and e.leaf != leaf.device), None)
+            peers = [e for e in plan.endpoints if (e.rail, e.plane) == (src.rail, src.plane) and e.leaf != leaf.device]
+            dst = next((e for e in peers if e.group != src.group), peers[0] if peers else None)
             if dst is None:
                 continue
             candidates = tuple(Candidate(names.get(leaf.device, port), uplinks[port]["next_hop"],

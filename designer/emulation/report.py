@@ -15,6 +15,8 @@ NOTES = (
     "PPD pins are installed by the bundle's rail-ppd-agent.py run --backend linux on each leaf's "
     "ppd-pins.json: ip rules standing in for the SONiC ACL redirects its sonic backend writes "
     "(orchagent and the ASIC are not run).",
+    "Three tiers: cores run FRR like every switch; where a route should reach (through the cores to another "
+    "spine group, never into another fabric plane) is the design's eBGP path vector, held against FRR's own tables.",
     "Failover: an uplink fails as a pulled cable (link down at both ends), a spine as a power loss (all its "
     "links down, so every leaf loses carrier); BGP uses frr.conf's timers (keepalive 3 s, hold 9 s, no BFD: "
     "SONiC's bgp container runs no bfdd by default) and drops a session at once when its link goes down.",
@@ -40,11 +42,14 @@ def table(rows: list[Row], colour: bool = False) -> str:
 
 def summary(plan: Plan, rows: list[Row]) -> str:
     failed = sum(not r.ok for r in rows)
-    count = {kind: sum(r.kind == kind for r in rows) for kind in ("routes", "ping", "pin", "rule")}
+    count = {kind: sum(r.kind == kind for r in rows) for kind in ("routes", "ping", "pin", "rule", "plane")}
     flows = sum(r.kind.startswith("flow [") for r in rows)
     broken = sum("[" in r.kind and not r.kind.startswith("flow [") for r in rows)
+    across = sum(r.kind == "ping" and r.detail.endswith("through the cores)") for r in rows)
     lines = [f"{len(plan.namespaces)} namespaces, {len(plan.cables)} veth pairs; {count['routes']} BGP tables, "
-             f"{count['ping']} NIC pairs, {count['pin']} leaf pins, {count['rule']} host rules"
+             f"{count['ping']} NIC pairs" + (f" ({across} across spine groups)" if across else "")
+             + (f", {count['plane']} cross-plane probes" if count["plane"] else "")
+             + f", {count['pin']} leaf pins, {count['rule']} host rules"
              + (f"; failover: {flows} flows, {broken} checks while broken and after the repair" if flows else "")
              + ": " + (f"{failed} FAILED" if failed else "all passed")]
     lines += [f"note: {n}" for n in NOTES]

@@ -12,7 +12,7 @@ import io
 import json
 
 from ..model.fabric import Fabric
-from .aid_data import SHEETS, aid_document
+from .aid_data import SHEETS, aid_document, columns
 from .aid_schema import aid_schema
 from .parts import Files, Part
 from .xlsx import write_xlsx
@@ -86,8 +86,8 @@ def _cells(rows: list[dict], columns) -> list[list]:
 
 
 def to_xlsx(doc: dict) -> bytes:
-    return write_xlsx([(sheet.title, [c.header for c in sheet.columns], _cells(doc[sheet.key], sheet.columns))
-                       for sheet in SHEETS])
+    sheets = [(sheet, columns(sheet, doc["design"])) for sheet in SHEETS]
+    return write_xlsx([(sheet.title, [c.header for c in cols], _cells(doc[sheet.key], cols)) for sheet, cols in sheets])
 
 
 def render_global(fabric: Fabric) -> Files:
@@ -100,7 +100,7 @@ def render_global(fabric: Fabric) -> Files:
         f"{AID_DIR}/{XLSX_FILE}": to_xlsx(doc),
     }
     for sheet in SHEETS:
-        files[f"{AID_DIR}/{sheet.csv}"] = to_csv(doc[sheet.key], sheet.columns)
+        files[f"{AID_DIR}/{sheet.csv}"] = to_csv(doc[sheet.key], columns(sheet, doc["design"]))
     return files
 
 

@@ -5,13 +5,20 @@ that are also the spreadsheet's sheets (Devices, Interfaces, Links, IP Plan). Ev
 only scalars (str, int, bool or None), so JSON, YAML, CSV and XLSX all show the same cells.
 The ``notes`` column carries the rail number (0 = rail plane 0), the convention the seed's
 toolkit uses. Everything needed to rebuild the design is here (see `aid_import`).
+
+Past two tiers and one plane. A design with a core tier adds ``group`` to Devices (a leaf's or
+spine's spine group, a core's core group) and ``max_spine_oversubscription`` plus ``asn.core_asn``
+to the design header; a multi-plane design adds ``fabric_plane`` to every sheet and
+``fabric_planes`` to the header. Notes stays the rail on every plane (rail 3 of plane 1 is Notes 3,
+Fabric plane 1), so filtering Notes still selects a rail. A column or key appears only in designs
+that use it (`columns`), so a two-tier, one-plane AID reads exactly as before.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from ..model.entities import SCHEMES, Role
+from ..model.entities import SCHEMES, DesignSettings, Role
 from ..model.fabric import Fabric, asn_key
 from ..model.hardware import breakout_runs, cage_range, parse_breakout
 from ..model.ids import natural_key, split_endpoint
@@ -29,6 +36,7 @@ class Column:
     nullable: bool = False
     enum: tuple[str, ...] = ()
     description: str = ""
+    when: str = ""    # a design-header key: the column is there only when the header has it
 
 
 @dataclass(frozen=True)
@@ -39,16 +47,23 @@ class Sheet:
     columns: tuple[Column, ...]
 
 
-def _c(key, header, kind="string", nullable=False, enum=(), description=""):
-    return Column(key, header, kind, nullable, tuple(enum), description)
+def _c(key, header, kind="string", nullable=False, enum=(), description="", when=""):
+    return Column(key, header, kind, nullable, tuple(enum), description, when)
 
 
-NOTES = _c("notes", "Notes", "integer", True, description="rail number (0 = rail plane 0); empty when none")
+TIERS_KEY, PLANES_KEY = "max_spine_oversubscription", "fabric_planes"    # header keys that bring columns
+NOTES = _c("notes", "Notes", "integer", True,
+           description="rail number (0 = rail plane 0) on every fabric plane; empty when none")
+FABRIC_PLANE = _c("fabric_plane", "Fabric plane", "integer", True, when=PLANES_KEY,
+                  description="the independent plane of a multi-plane design (from 0); empty for a server")
 SHEETS = (
     Sheet("devices", "Devices", "devices.csv", (
-        _c("id", "Device"), _c("hostname", "Hostname"), _c("role", "Role", enum=("server", "leaf", "spine")),
+        _c("id", "Device"), _c("hostname", "Hostname"), _c("role", "Role", enum=("server", "leaf", "spine", "core")),
         _c("model", "Model"), _c("su", "SU", "integer", True), _c("rail", "Rail", "integer", True),
-        _c("plane", "Plane", "integer", True), _c("rack", "Rack", nullable=True),
+        _c("plane", "Plane", "integer", True, description="a spine's rail plane (spine planes per rail)"),
+        _c("group", "Group", "integer", True, when=TIERS_KEY,
+           description="a leaf's or spine's spine group, a core's core group (from 1)"),
+        FABRIC_PLANE, _c("rack", "Rack", nullable=True),
         _c("position", "Position", "integer", True), _c("gpus", "GPUs", "integer", True),
         _c("gid_index", "RoCE GID index", "integer", True,
            description="RoCE v2 GID index read on the server (empty: the server model's)"),
@@ -62,15 +77,20 @@ SHEETS = (
         _c("netdev", "Netdev", nullable=True), _c("rdma", "RDMA device", nullable=True),
         _c("gpus", "GPUs", nullable=True, description="GPUs closest to the NIC, e.g. '0,1'"),
         _c("speed", "Speed (Gb/s)", "integer"), _c("breakout", "Breakout", nullable=True),
-        _c("address", "Address", nullable=True), _c("peer", "Peer", nullable=True), NOTES)),
+        _c("address", "Address", nullable=True), _c("peer", "Peer", nullable=True), FABRIC_PLANE, NOTES)),
     Sheet("links", "Links", "links.csv", (
         _c("link", "Link"), _c("a_device", "A device"), _c("a_port", "A port"),
         _c("b_device", "B device"), _c("b_port", "B port"), _c("speed", "Speed (Gb/s)", "integer"),
-        _c("su", "SU", "integer", True), NOTES)),
+        _c("su", "SU", "integer", True), FABRIC_PLANE, NOTES)),
     Sheet("ip_plan", "IP Plan", "ip-plan.csv", (
         _c("key", "Key"), _c("address", "Address"), _c("pinned", "Pinned", "boolean"),
-        _c("kind", "Kind", enum=("nic", "port", "svi", "loopback")), _c("device", "Device"), NOTES)),
+        _c("kind", "Kind", enum=("nic", "port", "svi", "loopback")), _c("device", "Device"), FABRIC_PLANE, NOTES)),
 )
+
+
+def columns(sheet: Sheet, design: dict) -> tuple[Column, ...]:
+    """The sheet's columns in a document with this design header."""
+    return tuple(c for c in sheet.columns if not c.when or c.when in design)
 
 
 def format_breakouts(breakouts: tuple[tuple[int, str], ...]) -> str | None:
@@ -116,7 +136,7 @@ def _device_rows(fabric: Fabric) -> list[dict]:
         rows.append({"id": s.id, "hostname": s.hostname, "role": "server", "model": s.model, "su": s.su,
                      "rail": None, "plane": None, "rack": s.rack, "position": s.position, "gpus": s.gpus,
                      "gid_index": s.gid_index, "asn": None, "asn_pinned": False, "loopback": None, "breakouts": None, "notes": None})
-    for w in fabric.leaves() + fabric.spines():
+    for w in fabric.leaves() + fabric.spines() + fabric.cores():
         rows.append({"id": w.id, "hostname": w.hostname, "role": w.role.value, "model": w.model, "su": w.su,
                      "rail": w.rail, "plane": w.plane, "rack": None, "position": None, "gpus": None,
                      "gid_index": None, "asn": fabric.asns.get(w.id), "asn_pinned": fabric.is_pinned(asn_key(w.id)),
@@ -134,7 +154,7 @@ def _interface_rows(fabric: Fabric) -> list[dict]:
                          "rdma": nic.rdma, "gpus": ",".join(map(str, nic.gpus)), "speed": nic.speed,
                          "breakout": None, "address": fabric.addresses.get(nic.id),
                          "peer": fabric.peer(nic.id), "notes": nic.rail})
-    for switch in fabric.leaves() + fabric.spines():
+    for switch in fabric.leaves() + fabric.spines() + fabric.cores():
         for port in fabric.ports(switch.id).values():
             ep = f"{switch.id}/{port.name}"
             peer, address = fabric.peer(ep), fabric.addresses.get(ep)
@@ -180,8 +200,7 @@ def _ip_rows(fabric: Fabric) -> list[dict]:
     return rows
 
 
-def aid_document(fabric: Fabric) -> dict:
-    """The whole AID as plain data (the JSON file's content)."""
+def _design(fabric: Fabric) -> dict:
     s = fabric.settings
     design = {
         "name": s.name, "description": s.description, "max_oversubscription": s.max_oversubscription,
@@ -189,5 +208,45 @@ def aid_document(fabric: Fabric) -> dict:
         "rails": [{"index": r.index, "name": r.name} for _, r in sorted(fabric.rails.items())],
         "sus": [{"index": u.index, "name": u.name} for _, u in sorted(fabric.sus.items())],
     }
-    return {"aid_format_version": AID_FORMAT_VERSION, "design": design, "devices": _device_rows(fabric),
-            "interfaces": _interface_rows(fabric), "links": _link_rows(fabric), "ip_plan": _ip_rows(fabric)}
+    default = DesignSettings()
+    if (fabric.cores() or any(w.group is not None for w in fabric.switches.values())
+            or (s.max_spine_oversubscription, s.core_asn) != (default.max_spine_oversubscription, default.core_asn)):
+        design[TIERS_KEY] = s.max_spine_oversubscription
+        design["asn"]["core_asn"] = s.core_asn       # with the other ASNs here (the model keeps it in the settings)
+    if s.fabric_planes > 1 or any(w.fabric_plane for w in fabric.switches.values()):
+        design[PLANES_KEY] = s.fabric_planes
+    return design
+
+
+def _plane_of(fabric: Fabric, ep_or_device: str) -> int | None:
+    device, _, port = ep_or_device.partition("/")
+    if device in fabric.servers:
+        return fabric.nic(ep_or_device).fabric_plane if port.startswith("nic") else None
+    switch = fabric.switches.get(device)
+    return switch.fabric_plane if switch is not None else None
+
+
+def _add_planes(fabric: Fabric, doc: dict) -> None:
+    """The Fabric plane column on every sheet (a link's is its switch end's)."""
+    for row in doc["devices"]:
+        row["fabric_plane"] = _plane_of(fabric, row["id"])
+    for row in doc["interfaces"]:
+        row["fabric_plane"] = _plane_of(fabric, f"{row['device']}/{row['interface']}")
+    for row in doc["links"]:
+        end = row["a_device"] if row["a_device"] in fabric.switches else row["b_device"]
+        row["fabric_plane"] = _plane_of(fabric, end)
+    for row in doc["ip_plan"]:
+        row["fabric_plane"] = _plane_of(fabric, row["key"])
+
+
+def aid_document(fabric: Fabric) -> dict:
+    """The whole AID as plain data (the JSON file's content)."""
+    design = _design(fabric)
+    doc = {"aid_format_version": AID_FORMAT_VERSION, "design": design, "devices": _device_rows(fabric),
+           "interfaces": _interface_rows(fabric), "links": _link_rows(fabric), "ip_plan": _ip_rows(fabric)}
+    if TIERS_KEY in design:
+        for row in doc["devices"]:
+            row["group"] = fabric.switches[row["id"]].group if row["role"] != "server" else None
+    if PLANES_KEY in design:
+        _add_planes(fabric, doc)
+    return doc

@@ -78,10 +78,15 @@ def _schema_message(error) -> str:
 
 
 def _settings(design: dict) -> DesignSettings:
+    asn = dict(design["asn"])
+    default = DesignSettings()
     return DesignSettings(
         name=design["name"], description=design["description"],
         max_oversubscription=float(design["max_oversubscription"]), spine_planes=design["spine_planes"],
-        addressing=AddressingSettings(**design["addressing"]), asn=AsnSettings(**design["asn"]))
+        max_spine_oversubscription=float(design.get("max_spine_oversubscription", default.max_spine_oversubscription)),
+        fabric_planes=design.get("fabric_planes", default.fabric_planes),
+        core_asn=asn.pop("core_asn", default.core_asn),
+        addressing=AddressingSettings(**design["addressing"]), asn=AsnSettings(**asn))
 
 
 def _nics(server_id: str, rows: list[dict]) -> tuple[Nic, ...]:
@@ -95,7 +100,7 @@ def _nics(server_id: str, rows: list[dict]) -> tuple[Nic, ...]:
                            f"use 1 to {MAX_SPEED}")
         gpus = tuple(int(g) for g in (row["gpus"] or "").split(",") if g.strip())
         nics.append(Nic(server_id, int(index), row["netdev"] or "", row["rdma"] or "", row["speed"], gpus,
-                        row["notes"]))
+                        row["notes"], row.get("fabric_plane") or 0))
     return tuple(sorted(nics, key=lambda n: n.index))
 
 
@@ -113,7 +118,8 @@ def _replay(fabric: Fabric, data: dict) -> None:
                                          row["rack"], row["position"], row["gid_index"]))
             else:
                 fabric.add_switch(Switch(row["id"], row["hostname"], Role(row["role"]), row["model"], row["su"],
-                                         row["rail"], row["plane"], parse_breakouts(row["breakouts"])))
+                                         row["rail"], row["plane"], parse_breakouts(row["breakouts"]),
+                                         row.get("group"), row.get("fabric_plane") or 0))
         except (ModelError, ValueError) as exc:
             raise AidError(f"{where}: {exc}") from None
     if nic_rows:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from .aid_data import AID_FORMAT_VERSION, SCHEMES_ENUM, SHEETS, Column
+from ..model.entities import SPINE_ASN_MODES, SPINE_PLANE_MODES
+from .aid_data import AID_FORMAT_VERSION, PLANES_KEY, SCHEMES_ENUM, SHEETS, TIERS_KEY, Column
 
 _ID = "https://rail-designer.invalid/aid.schema.json"
 
@@ -18,13 +19,14 @@ def _column_schema(col: Column) -> dict:
 
 def _rows_schema(columns) -> dict:
     return {"type": "array", "items": {
-        "type": "object", "additionalProperties": False, "required": [c.key for c in columns],
+        "type": "object", "additionalProperties": False, "required": [c.key for c in columns if not c.when],
         "properties": {c.key: _column_schema(c) for c in columns}}}
 
 
-def _object(properties: dict) -> dict:
+def _object(properties: dict, optional: dict | None = None) -> dict:
+    """An object whose ``properties`` are all required and whose ``optional`` ones may be left out."""
     return {"type": "object", "additionalProperties": False, "required": sorted(properties),
-            "properties": properties}
+            "properties": {**properties, **(optional or {})}}
 
 
 _INDEXED = {"type": "array", "items": _object({"index": {"type": "integer", "minimum": 0},
@@ -35,15 +37,21 @@ def aid_schema() -> dict:
     design = _object({
         "name": {"type": "string"}, "description": {"type": "string"},
         "max_oversubscription": {"type": "number", "exclusiveMinimum": 0},
-        "spine_planes": {"enum": ["shared", "per-rail"]},
+        "spine_planes": {"enum": list(SPINE_PLANE_MODES)},
         "addressing": _object({
             "scheme": {"enum": list(SCHEMES_ENUM)}, "rail_supernet": {"type": "string"},
             "rail_prefix": {"type": "integer", "minimum": 0, "maximum": 32},
             "fabric_pool": {"type": "string"}, "loopback_pool": {"type": "string"},
             "mtu": {"type": "integer", "minimum": 68, "maximum": 65535}}),
         "asn": _object({"leaf_base": {"type": "integer"}, "spine_base": {"type": "integer"},
-                        "spine_mode": {"enum": ["shared", "per-plane", "per-spine"]}}),
+                        "spine_mode": {"enum": list(SPINE_ASN_MODES)}},
+                       {"core_asn": {"type": "integer", "description": "the ASN every core shares (three tiers)"}}),
         "rails": _INDEXED, "sus": _INDEXED,
+    }, {
+        TIERS_KEY: {"type": "number", "exclusiveMinimum": 0,
+                    "description": "allowed spine downlink:uplink ratio (three tiers; brings the Group column)"},
+        PLANES_KEY: {"type": "integer", "minimum": 1,
+                     "description": "independent fabric planes (brings the Fabric plane column)"},
     })
     schema = {
         "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": _ID,

@@ -181,7 +181,9 @@ def _render_into(root: Path, fabric: Fabric, chosen: list[Part], progress: Progr
 def readme_text(fabric: Fabric, chosen: list[Part]) -> str:
     lines = [f"rail-designer bundle for design '{fabric.settings.name}'", "",
              f"{len(fabric.servers)} servers, {len(fabric.leaves())} leaves, {len(fabric.spines())} spines, "
-             f"{len(fabric.links)} cables.", "", "What each part is:"]
+             + (f"{len(fabric.cores())} cores, " if fabric.cores() else "")
+             + (f"{fabric.settings.fabric_planes} fabric planes, " if fabric.settings.fabric_planes > 1 else "")
+             + f"{len(fabric.links)} cables.", "", "What each part is:"]
     for p in chosen:
         lines.append(f"  {p.name:12} {p.description}")
         if p.apply:

@@ -1,9 +1,11 @@
 """The cabling plan: stage 1 rows (one per cable), written as ``cabling.csv`` and ``topology.dot``.
 
 Each cable's A end is a switch, so a technician works switch by switch: rows run in natural switch
-order, then front-panel order. A leaf-spine cable is listed at its leaf (where it is patched),
-a server cable at its leaf. Devices are named by host name, server ports by their OS interface name
-(what LLDP reports), switch sub-ports also by their lane (the breakout sub-port index).
+order, then front-panel order. A cable is listed at its lower switch (where it is patched): a server
+cable and a leaf-spine cable at the leaf, a spine-core cable at the spine. Devices are named by host
+name, server ports by their OS interface name (what LLDP reports), switch sub-ports also by their lane
+(the breakout sub-port index). A three-tier design adds a ``tier`` column (server-leaf, leaf-spine,
+spine-core) and a multi-plane one a ``fabric_plane`` column; other designs keep the columns they had.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import csv
 import io
 
+from ..model.entities import Role
 from ..model.fabric import Fabric
 from ..model.hardware import parse_breakout
 from ..model.ids import natural_key, split_endpoint
@@ -19,6 +22,8 @@ from .errors import require_hostname, require_port_name
 
 COLUMNS = ["cable", "su", "rail", "a_device", "a_cage", "a_port", "a_lane",
            "b_device", "b_cage", "b_port", "b_lane", "speed_gbps", "cable_type"]
+TIER, PLANE = "tier", "fabric_plane"          # the columns of three-tier and multi-plane designs
+_RANK = {Role.LEAF: 0, Role.SPINE: 1, Role.CORE: 2}
 
 
 class _Ends:
@@ -30,7 +35,7 @@ class _Ends:
         self.order: dict[str, dict[str, int]] = {}
         switches = sorted(fabric.switches, key=natural_key)
         self.switch_rank = {sid: i for i, sid in enumerate(switches)}
-        self.leaf_ids = {s.id for s in fabric.leaves()}
+        self.rank = {sid: _RANK[s.role] for sid, s in fabric.switches.items()}
 
     def hostname(self, device_id: str) -> str:
         name = self.hostnames.get(device_id)
@@ -47,12 +52,12 @@ class _Ends:
         return self.switch_rank[device], order[port]
 
     def a_side(self, a: str, b: str) -> tuple[str, str]:
-        """The switch end first; between two switches the leaf (where it is patched), else the first."""
+        """The switch end first; between two switches the lower tier (where it is patched), else the first."""
         def rank(ep: str) -> tuple:
             device = split_endpoint(ep)[0]
             if device not in self.switch_rank:
-                return (2,)
-            return (0 if device in self.leaf_ids else 1,) + self.sort_key(ep)
+                return (3,)
+            return (self.rank[device],) + self.sort_key(ep)
         return (a, b) if rank(a) <= rank(b) else (b, a)
 
     def describe(self, ep: str) -> dict:
@@ -78,9 +83,23 @@ def cable_type(speed: int, a: dict, b: dict) -> str:
     return f"{e['cage_speed']}G to {e['breakout']}x{speed}G breakout cable (lane {e['lane']})"
 
 
+def columns(fabric: Fabric) -> list[str]:
+    """cabling.csv's columns for this design."""
+    extra = ([TIER] if fabric.cores() else []) + ([PLANE] if fabric.settings.fabric_planes > 1 else [])
+    return COLUMNS[:3] + extra + COLUMNS[3:]
+
+
+def _tier(a_switch, b_ep: str, fabric: Fabric) -> str:
+    b = fabric.switches.get(split_endpoint(b_ep)[0])
+    lower = a_switch.role.value if b is not None else "server"
+    upper = b.role.value if b is not None else a_switch.role.value
+    return f"{lower}-{upper}"
+
+
 def cable_rows(fabric: Fabric) -> list[dict]:
     """One row per cable, A = switch end, in natural switch order then front-panel order."""
     ends = _Ends(fabric)
+    tiers, planes = bool(fabric.cores()), fabric.settings.fabric_planes > 1
     ordered = sorted((ends.a_side(link.a, link.b) + (link.speed,) for link in fabric.links.values()),
                      key=lambda r: ends.sort_key(r[0]))
     width = max(4, len(str(len(ordered))))
@@ -89,10 +108,15 @@ def cable_rows(fabric: Fabric) -> list[dict]:
         a, b = ends.describe(a_ep), ends.describe(b_ep)
         switch = fabric.switches[split_endpoint(a_ep)[0]]
         su, rail = (b["su"], b["rail"]) if "su" in b else (switch.su, switch.rail)
-        rows.append({"cable": f"C{n:0{width}d}", "su": _blank(su), "rail": _blank(rail),
-                     "a_device": a["device"], "a_cage": a["cage"], "a_port": a["port"], "a_lane": a["lane"],
-                     "b_device": b["device"], "b_cage": b["cage"], "b_port": b["port"], "b_lane": b["lane"],
-                     "speed_gbps": speed, "cable_type": cable_type(speed, a, b)})
+        row = {"cable": f"C{n:0{width}d}", "su": _blank(su), "rail": _blank(rail),
+               "a_device": a["device"], "a_cage": a["cage"], "a_port": a["port"], "a_lane": a["lane"],
+               "b_device": b["device"], "b_cage": b["cage"], "b_port": b["port"], "b_lane": b["lane"],
+               "speed_gbps": speed, "cable_type": cable_type(speed, a, b)}
+        if tiers:
+            row[TIER] = _tier(switch, b_ep, fabric)
+        if planes:
+            row[PLANE] = switch.fabric_plane
+        rows.append(row)
     return rows
 
 
@@ -100,9 +124,10 @@ def _blank(value):
     return "" if value is None else value
 
 
-def cabling_csv(rows: list[dict]) -> str:
+def cabling_csv(rows: list[dict], names: list[str] = COLUMNS) -> str:
+    """The rows as CSV with the design's ``names`` (`columns`)."""
     out = io.StringIO()
-    writer = csv.DictWriter(out, COLUMNS, lineterminator="\n")
+    writer = csv.DictWriter(out, names, lineterminator="\n")
     writer.writeheader()
     writer.writerows(rows)
     return out.getvalue()

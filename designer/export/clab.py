@@ -9,6 +9,10 @@
   ``exec`` runs its ``policy-routing.sh`` and loads its ``sysctl.conf``.
 - Links: one veth per cable of ``cabling.csv``, named as on the real devices (SONiC port names,
   host netdevs), MTU 9100 as on the switch ports.
+- Three tiers and planes: cores are switch nodes like the others (group ``core``); switches carry
+  ``rail-designer.group`` and ``rail-designer.fabric-plane`` labels where the design has them. A
+  multi-plane fabric stays one lab: its servers hold a port on every plane, so the planes share
+  those nodes and nothing else.
 
 ``clab deploy -t lab/<name>.clab.yml`` from the bundle folder brings it up on one machine; a fabric
 larger than one machine goes through containerlab's Kubernetes runtime, clabernetes
@@ -57,8 +61,12 @@ def topology(fabric: Fabric) -> dict:
     for switch_id in sorted(fabric.switches, key=natural_key):
         sw = switch_data(fabric, switch_id)
         host = sw["hostname"]
-        nodes[host] = {"kind": "linux", "image": FRR_IMAGE, "group": sw["role"],
-                       "labels": {"rail-designer.role": sw["role"], "rail-designer.id": switch_id},
+        labels = {"rail-designer.role": sw["role"], "rail-designer.id": switch_id}
+        if sw["group"] is not None:
+            labels["rail-designer.group"] = str(sw["group"])
+        if fabric.settings.fabric_planes > 1:
+            labels["rail-designer.fabric-plane"] = str(sw["fabric_plane"])
+        nodes[host] = {"kind": "linux", "image": FRR_IMAGE, "group": sw["role"], "labels": labels,
                        "binds": [f"../switches/{host}/frr.conf:/etc/frr/frr.conf:ro",
                                  f"{DAEMONS}:/etc/frr/daemons:ro"],
                        "exec": switch_exec(sw)}

@@ -5,10 +5,11 @@ DEVICE_METADATA deliberately carries no ``hwsku``/``platform``: they name the im
 files, and a guessed value would stop the switch from booting its config. ``config load`` merges
 these tables into the running CONFIG_DB, keeping the device's own values.
 
-Device type: a leaf faces servers, which SONiC calls ``ToRRouter`` (T0); a spine of this two-tier
-fabric is SONiC's ``LeafRouter`` (T1). ``SpineRouter`` is SONiC's third tier (T2), and SONiC picks
-the buffer defaults and cable lengths by this name (buffers_config.j2: torrouter -> t0,
-leafrouter -> t1, spinerouter -> t2).
+Device type: a leaf faces servers, which SONiC calls ``ToRRouter`` (T0); a spine is SONiC's
+``LeafRouter`` (T1); a core (super-spine, the third tier) is ``SpineRouter`` (T2). SONiC picks the
+buffer defaults and cable lengths by this name (sonic-buildimage files/build_templates/
+buffers_config.j2: torrouter -> t0, leafrouter -> t1, spinerouter -> t2; LowerSpineRouter,
+UpperSpineRouter and FabricSpineRouter are its chassis and regional variants of T2).
 
 BGP has one source of truth, the bundle's frr.conf: no BGP_NEIGHBOR rows. bgpcfgd runs in every
 routing mode (docker-fpm-frr supervisord.conf.j2) and renders each BGP_NEIGHBOR row into FRR on
@@ -31,7 +32,7 @@ import json.encoder
 
 from .qos import qos_tables
 
-DEVICE_TYPE = {"leaf": "ToRRouter", "spine": "LeafRouter"}
+DEVICE_TYPE = {"leaf": "ToRRouter", "spine": "LeafRouter", "core": "SpineRouter"}
 
 
 def config_db(sw: dict) -> dict:

@@ -1,5 +1,6 @@
-"""Grafana dashboards (JSON model, file provisioning) for the fabric: one per SU with a row per rail,
-one for the spines, and the provider file that loads them.
+"""Grafana dashboards (JSON model, file provisioning) for the fabric: one per SU with a row per rail (per
+rail and fabric plane in a multi-plane design), one for the spines (with their core uplinks in three
+tiers), one for the cores, and the provider file that loads them.
 
 Per rail of an SU: the leaf's port utilisation, the hosts' rail NIC utilisation, PFC pause frames
 between the leaf and the hosts, ECN-marked RoCE packets arriving at the hosts (and the CNPs they
@@ -14,8 +15,8 @@ import json
 from ..model.fabric import Fabric
 from . import metrics as m
 from .host_data import ROCE_PRIORITY
+from .monitoring_data import core_uplinks, rail_groups
 from .names import design_stem
-from .monitoring_data import rail_groups
 
 SCHEMA_VERSION = 39
 DS = {"type": "prometheus", "uid": "${datasource}"}
@@ -100,36 +101,52 @@ def rail_panels(group: dict) -> list[dict]:
     return panels
 
 
-def spine_panels() -> list[dict]:
-    spines = 'role="spine"'
-    return [
-        _panel("Spine ports: utilisation", "percentunit", [
-            (f"rate({m.SW_TX_BYTES}{{{spines}}}[5m]) / {m.SW_SPEED}{{{spines}}}", "{{hostname}} {{device}} out"),
-            (f"rate({m.SW_RX_BYTES}{{{spines}}}[5m]) / {m.SW_SPEED}{{{spines}}}", "{{hostname}} {{device}} in")]),
-        _panel("Spine drops", "pps", [
-            (f"sum by (hostname, device) (rate({m.SW_QUEUE_DROPS}{{{spines}}}[5m]))", "{{hostname}} {{device}}"),
-            (f"rate({m.SW_RX_ERRS}{{{spines}}}[5m]) + rate({m.SW_TX_ERRS}{{{spines}}}[5m])",
+def tier_panels(role: str, title: str, uplinks: list[str] = ()) -> list[dict]:
+    """A tier's ports, drops and link changes; ``uplinks``: the ports to the tier above, in a panel of their own."""
+    sel = f'role="{role}"'
+    panels = [
+        _panel(f"{title} ports: utilisation", "percentunit", [
+            (f"rate({m.SW_TX_BYTES}{{{sel}}}[5m]) / {m.SW_SPEED}{{{sel}}}", "{{hostname}} {{device}} out"),
+            (f"rate({m.SW_RX_BYTES}{{{sel}}}[5m]) / {m.SW_SPEED}{{{sel}}}", "{{hostname}} {{device}} in")]),
+        _panel(f"{title} drops", "pps", [
+            (f"sum by (hostname, device) (rate({m.SW_QUEUE_DROPS}{{{sel}}}[5m]))", "{{hostname}} {{device}}"),
+            (f"rate({m.SW_RX_ERRS}{{{sel}}}[5m]) + rate({m.SW_TX_ERRS}{{{sel}}}[5m])",
              "{{hostname}} {{device}} errors")]),
-        _panel("Spine link state changes (1h)", "short", [
-            (f"changes({m.SW_OPER}{{{spines}}}[1h]) > 0", "{{hostname}} {{device}}")]),
+        _panel(f"{title} link state changes (1h)", "short", [
+            (f"changes({m.SW_OPER}{{{sel}}}[1h]) > 0", "{{hostname}} {{device}}")]),
     ]
+    if uplinks:
+        up = f'{sel}, device=~"{m.regex(uplinks)}"'
+        panels.insert(1, _panel(f"{title} uplinks to cores: utilisation", "percentunit", [
+            (f"rate({m.SW_TX_BYTES}{{{up}}}[5m]) / {m.SW_SPEED}{{{up}}}", "{{hostname}} {{device}} up"),
+            (f"rate({m.SW_RX_BYTES}{{{up}}}[5m]) / {m.SW_SPEED}{{{up}}}", "{{hostname}} {{device}} down")]))
+    return panels
+
+
+def _row_title(g: dict, planes: bool) -> str:
+    plane = f", plane {g['fabric_plane']}" if planes else ""
+    return f"Rail {g['rail']}{plane}: {', '.join(g['leaves'])} and {g['servers']} host NICs"
 
 
 def dashboards(fabric: Fabric) -> dict[str, dict]:
     """Bundle path -> dashboard model."""
     name, stem = fabric.settings.name, design_stem(fabric.settings.name)
+    planes = fabric.settings.fabric_planes > 1
     by_su: dict[int, list[dict]] = {}
     for g in rail_groups(fabric):
         by_su.setdefault(g["su"], []).append(g)
     out = {}
     for su, groups in sorted(by_su.items()):
-        rows = [(f"Rail {g['rail']}: {', '.join(g['leaves'])} and {g['servers']} host NICs", rail_panels(g))
-                for g in groups]
+        rows = [(_row_title(g, planes), rail_panels(g)) for g in groups]
         out[f"{FOLDER}/dashboards/{stem}-su{su}.json"] = _dashboard(
             _uid(stem, f"su{su}"), f"{name}: SU {su} by rail", [f"su{su}"], rows)
     if fabric.spines():
         out[f"{FOLDER}/dashboards/{stem}-spines.json"] = _dashboard(
-            _uid(stem, "spines"), f"{name}: spines", ["spines"], [("Spines", spine_panels())])
+            _uid(stem, "spines"), f"{name}: spines", ["spines"],
+            [("Spines", tier_panels("spine", "Spine", core_uplinks(fabric)))])
+    if fabric.cores():
+        out[f"{FOLDER}/dashboards/{stem}-cores.json"] = _dashboard(
+            _uid(stem, "cores"), f"{name}: cores", ["cores"], [("Cores", tier_panels("core", "Core"))])
     return out
 
 

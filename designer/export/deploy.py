@@ -77,9 +77,11 @@ def ansible_command(verb: str) -> str:
     return script_commands()[verb].removeprefix("sudo ").replace(HOST, ANSIBLE_HOST)
 
 
-def playbook(text: str) -> str:
-    """site.yml with the switch play's stage, file names and commands filled in from `SWITCH_STEPS`."""
+def playbook(text: str, switch_groups: list[str]) -> str:
+    """site.yml with the switch play's hosts (the inventory's switch groups), stage, file names and commands
+    filled in from `SWITCH_STEPS`."""
     for placeholder, value in {
+        "__RAIL_SWITCH_GROUPS__": ":".join(switch_groups),
         "__RAIL_STAGE__": STAGE, "__RAIL_SCRIPT__": APPLY_SCRIPT, "__RAIL_UNIT__": AGENT_UNIT,
         "__RAIL_AGENT__": AGENT, "__RAIL_CMD_DIFF__": ansible_command("diff"),
         "__RAIL_CMD_APPLY__": ansible_command("apply"), "__RAIL_CMD_ROLLBACK__": ansible_command("rollback"),

@@ -3,14 +3,22 @@
 One dict per server (`host_data`). Templates under ``templates/{netplan,iproute2,sysctl,roce,nccl}``
 only format it. Choices made here, once:
 
-- Routing table of the NIC on rail k: ``TABLE_BASE + k`` (100 + k). Linux reserves 253-255
-  (default, main, local), so tables stay well clear of them for any realistic rail count.
-- Policy rule priority of rail k: ``RULE_PRIORITY_BASE + k`` (1000 + k): after the ``local`` rule (0)
-  and before ``main`` (32766), so a reply sourced from NIC k always leaves by NIC k.
+- Routing table of the NIC port on rail k and fabric plane p: ``TABLE_BASE + 100 p + k`` (`host_table`:
+  100 + k on plane 0, 200 + k on plane 1, ...). Linux reserves 253-255 (default, main, local); a
+  table that would land there, or a rail past the plane's 100, is refused with a message.
+- Policy rule priority of that port: ``RULE_PRIORITY_BASE + 100 p + k`` (`rule_priority`, 1000 + k on
+  plane 0): after the ``local`` rule (0) and before ``main`` (32766), so a reply sourced from a port
+  always leaves by that port. The path trace (`analysis.routing`) reads both from here.
 - Gateway: subnet-per-leaf -> the leaf's ``<leaf>/svi`` address; p2p31 -> the address of the leaf
   port the NIC is cabled to (the other end of its /31).
-- The rail supernet route (the rail's pool, `planning.addressing.rail_pool`) goes in the main table
-  via the NIC's gateway, so traffic to any peer on rail k leaves by NIC k.
+- The rail supernet route (the rail's pool on the port's plane, `planning.addressing.rail_pool`) goes in
+  the main table via the port's gateway, so traffic to any peer on rail k of plane p leaves by that port.
+- NCCL on multi-plane NICs: ``NCCL_IB_HCA`` entries ``<rdma>:1:<rail>:<plane>`` (NCCL 2.30.7+ reads the
+  rail and plane and never connects two devices of different planes; older NCCL reads the port and
+  ignores the rest, as its parser takes the number after the first ':' and skips to the next ',').
+  Both ports of one NIC serve one rail: NCCL's NIC fusion (``NCCL_IB_MERGE_NICS``, default on since
+  2.20) makes them one virtual NIC whose queue pair i uses port i mod 2 on both ends, so plane 0 meets
+  plane 0. One-plane designs keep ``<rdma>:1``.
 - RoCE: DSCP 26 for RoCE data on lossless priority 3 (PFC), CNPs on DSCP 48 / priority 6.
   ``NCCL_IB_TC`` is the RoCEv2 IP ToS byte: DSCP in the top six bits, ECN in the low two.
   ``26 << 2 = 104`` would mark packets Not-ECT; ``106 = 26 << 2 | 0b10`` marks them ECT(0), so
@@ -25,6 +33,7 @@ only format it. Choices made here, once:
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..model.addressing import cidr_str, ip_str, network_of, split_cidr
 from ..model.entities import Server
@@ -33,10 +42,13 @@ from ..model.ids import natural_key, split_endpoint
 from ..planning.addressing import rail_pool, svi_key
 from ..planning.reach import rails_isolated_by_design
 from .errors import ExportError
+from .memo import per_state
 from .names import checked_hostname, netdev_problem, refuse
 
 TABLE_BASE = 100
 RULE_PRIORITY_BASE = 1000
+PLANE_STRIDE = 100                            # tables and priorities of plane p start 100 p higher
+RESERVED_TABLES = range(253, 256)             # Linux's default, main and local tables
 ROCE_DSCP = 26
 ROCE_PRIORITY = 3
 CNP_DSCP = 48
@@ -55,6 +67,30 @@ def sysctl_key(netdev: str, setting: str) -> str:
     return f"net.ipv4.conf.{netdev}.{setting}"
 
 
+def host_table(rail: int, plane: int = 0) -> int:
+    """The routing table of the NIC port on ``rail`` and fabric ``plane``."""
+    return TABLE_BASE + PLANE_STRIDE * plane + rail
+
+
+def rule_priority(rail: int, plane: int = 0) -> int:
+    """The priority of the policy rule that sends what a port sources to its table."""
+    return RULE_PRIORITY_BASE + PLANE_STRIDE * plane + rail
+
+
+@lru_cache(maxsize=4096)
+def _port_plan(rail: int, plane: int, planes: int) -> dict:
+    """What every port on ``rail`` and ``plane`` shares: table, rule priority, its label, NCCL's rail:plane tag."""
+    table = host_table(rail, plane)
+    if rail >= PLANE_STRIDE or table in RESERVED_TABLES:
+        raise ExportError(f"rail {rail} of plane {plane} would need routing table {table}: the host plan gives each "
+                          f"plane {PLANE_STRIDE} tables and avoids Linux's reserved {RESERVED_TABLES.start}-"
+                          f"{RESERVED_TABLES.stop - 1}; use fewer rails")
+    many = planes > 1
+    return {"table": table, "priority": rule_priority(rail, plane),
+            "what": f"rail {rail}" + (f", plane {plane}" if many else ""), "plane": plane,
+            "hca_tag": f":{rail}:{plane}" if many else ""}
+
+
 def _gateway(fabric: Fabric, nic_id: str, leaf_ep: str) -> str | None:
     if fabric.settings.addressing.scheme == "p2p31":
         cidr = fabric.addresses.get(leaf_ep)
@@ -64,10 +100,12 @@ def _gateway(fabric: Fabric, nic_id: str, leaf_ep: str) -> str | None:
 
 
 def rail_nics(fabric: Fabric, server: Server) -> list[dict]:
-    """The server's rail NICs that are cabled and addressed, in rail order, each as a dict."""
+    """The server's rail NICs that are cabled and addressed, in rail order (then plane), each as a dict."""
     mtu = fabric.settings.addressing.mtu
+    planes = fabric.settings.fabric_planes
     out = []
-    for nic in sorted(server.nics, key=lambda n: (n.rail if n.rail is not None else 1 << 30, n.index)):
+    for nic in sorted(server.nics, key=lambda n: (n.rail if n.rail is not None else 1 << 30, n.fabric_plane,
+                                                  n.index)):
         if nic.rail is None:
             continue
         leaf_ep = fabric.peer(nic.id)
@@ -84,12 +122,16 @@ def rail_nics(fabric: Fabric, server: Server) -> list[dict]:
                               "re-plan the addresses")
         address, prefix = split_cidr(cidr)
         net, _ = network_of(cidr)
-        pool, pool_prefix = rail_pool(fabric, nic.rail)
+        pool, pool_prefix = rail_pool(fabric, nic.rail, nic.fabric_plane)
+        try:
+            port = _port_plan(nic.rail, nic.fabric_plane, planes)
+        except ExportError as exc:
+            raise ExportError(f"{nic.id} on {exc}") from None
         out.append({
-            "nic_id": nic.id, "netdev": nic.netdev, "rdma": nic.rdma, "rail": nic.rail,
+            "nic_id": nic.id, "netdev": nic.netdev, "rdma": nic.rdma, "rail": nic.rail, **port,
+            "nccl_hca": f"{nic.rdma}:1{port['hca_tag']}",
             "leaf_port": leaf_ep, "cidr": cidr, "address": ip_str(address), "prefix": prefix,
             "subnet": cidr_str(net, prefix), "gateway": gateway,
-            "table": TABLE_BASE + nic.rail, "priority": RULE_PRIORITY_BASE + nic.rail,
             "rail_supernet": cidr_str(pool, pool_prefix), "mtu": mtu,
             "sysctl": {setting: sysctl_key(nic.netdev, setting)
                        for setting in ("arp_ignore", "arp_announce", "rp_filter", "accept_local")},
@@ -107,16 +149,16 @@ def host_data(fabric: Fabric, server_id: str) -> dict:
     nics = rail_nics(fabric, server)
     return {
         "id": server.id, "hostname": server.hostname, "su": server.su, "model": server.model,
-        "mgmt_interface": mgmt, "nics": nics,
+        "mgmt_interface": mgmt, "nics": nics, "planes": fabric.settings.fabric_planes,
         "roce": {"dscp": ROCE_DSCP, "priority": ROCE_PRIORITY, "tos": ROCE_TOS,
                  "cnp_dscp": CNP_DSCP, "cnp_priority": CNP_PRIORITY,
                  "pfc": ",".join("1" if p == ROCE_PRIORITY else "0" for p in range(8))},
         "nccl": {
-            "NCCL_IB_HCA": "=" + ",".join(f"{n['rdma']}:1" for n in nics),
+            "NCCL_IB_HCA": "=" + ",".join(n["nccl_hca"] for n in nics),
             "NCCL_IB_GID_INDEX": str(model.gid_index if server.gid_index is None else server.gid_index),
             "NCCL_IB_TC": str(ROCE_TOS),
             "NCCL_SOCKET_IFNAME": "=" + mgmt,
-            **({"NCCL_CROSS_NIC": "0"} if rails_isolated_by_design(fabric) else {}),
+            **({"NCCL_CROSS_NIC": "0"} if per_state(fabric, rails_isolated_by_design) else {}),
         },
     }
 

@@ -2,9 +2,11 @@
 and the design's LLDP neighbours, as plain data.
 
 Target labels (every series scraped from a target carries them): ``hostname``, ``role``
-(gpu_server, leaf, spine), ``su`` and ``rail`` (comma-separated when a device has several: a server
-has all its rails, a shared spine the rails of the leaves it meets, a per-rail spine its plane; match
-with e.g. ``rail=~"(.*,)?3(,.*)?"``) and ``exporter``.
+(gpu_server, leaf, spine, core), ``su`` and ``rail`` (comma-separated when a device has several: a
+server has all its rails, a shared spine the rails of the leaves it meets, a per-rail spine its plane,
+a core the rails of its spines; match with e.g. ``rail=~"(.*,)?3(,.*)?"``) and ``exporter``. A
+three-tier design adds ``group`` on switches (spine or core group), a multi-plane design
+``fabric_plane`` (a server: every plane it has a port on, comma-separated).
 """
 
 from __future__ import annotations
@@ -21,55 +23,74 @@ def _join(values) -> str:
     return ",".join(str(v) for v in sorted({v for v in values if v is not None}))
 
 
-def _spine_reach(fabric: Fabric, spine_id: str) -> tuple[set, set]:
-    rails, sus = set(), set()
-    for link in fabric.links_of(spine_id):
-        other = split_endpoint(link.b if link.a.startswith(spine_id + "/") else link.a)[0]
-        switch = fabric.switches.get(other)
+def _reach(fabric: Fabric, switch_id: str) -> tuple[set, set]:
+    """The rails and SUs of the leaves a spine meets, or (a core) of the leaves its spines meet."""
+    rails, sus, spines = set(), set(), set()
+    for _, peer in fabric.cabled_ports(switch_id):
+        switch = fabric.switches.get(split_endpoint(peer)[0])
         if switch is not None and switch.role is Role.LEAF:
             rails.add(switch.rail)
             sus.add(switch.su)
+        elif switch is not None and switch.role is Role.SPINE and fabric.switches[switch_id].role is Role.CORE:
+            spines.add(switch)
+    for spine in spines:
+        below = _reach(fabric, spine.id)
+        rails |= {spine.plane} if spine.plane is not None else below[0]
+        sus |= below[1]
     return rails, sus
 
 
 def targets(fabric: Fabric) -> list[dict]:
-    """file_sd entries: servers (node_exporter), then leaves and spines (sonic-exporter), natural order."""
+    """file_sd entries: servers (node_exporter), then leaves, spines and cores (sonic-exporter), natural order."""
     out = []
+    tiers, planes = bool(fabric.cores()), fabric.settings.fabric_planes > 1
 
-    def entry(device, role, sus, rails, exporter):
+    def entry(device, role, sus, rails, exporter, plane=None):
         name = checked_hostname(device)
-        out.append({"targets": [f"{name}:{exporter[1]}"],
-                    "labels": {"hostname": name, "role": role, "su": _join(sus), "rail": _join(rails),
-                               "exporter": exporter[0]}})
+        labels = {"hostname": name, "role": role, "su": _join(sus), "rail": _join(rails), "exporter": exporter[0]}
+        if tiers and role != "gpu_server":
+            labels["group"] = _join([device.group])
+        if planes:
+            labels["fabric_plane"] = _join([device.fabric_plane] if plane is None else plane)
+        out.append({"targets": [f"{name}:{exporter[1]}"], "labels": labels})
 
     for server in fabric.sorted_servers():
-        entry(server, "gpu_server", [server.su], [n.rail for n in server.nics if fabric.peer(n.id)], HOST_EXPORTER)
+        cabled = [n for n in server.nics if fabric.peer(n.id)]
+        entry(server, "gpu_server", [server.su], [n.rail for n in cabled], HOST_EXPORTER,
+              [n.fabric_plane for n in cabled])
     for leaf in fabric.leaves():
         entry(leaf, "leaf", [leaf.su], [leaf.rail], SWITCH_EXPORTER)
-    for spine in fabric.spines():
-        rails, sus = _spine_reach(fabric, spine.id)
-        entry(spine, "spine", sus, [spine.plane] if spine.plane is not None else rails, SWITCH_EXPORTER)
+    for switch in fabric.spines() + fabric.cores():
+        rails, sus = _reach(fabric, switch.id)
+        entry(switch, switch.role.value, sus, [switch.plane] if switch.plane is not None else rails, SWITCH_EXPORTER)
     return out
 
 
 def rail_groups(fabric: Fabric) -> list[dict]:
-    """One group per (SU, rail): its leaves, their uplink ports, and the rail NICs (RDMA and netdev
-    names) cabled to them."""
-    groups: dict[tuple[int, int], dict] = {}
+    """One group per (fabric plane, SU, rail): its leaves, their uplink ports, and the rail NICs (RDMA and
+    netdev names) cabled to them."""
+    groups: dict[tuple[int, int, int], dict] = {}
     for leaf in fabric.leaves():
-        g = groups.setdefault((leaf.su, leaf.rail), {"su": leaf.su, "rail": leaf.rail, "leaves": [], "uplinks": set(),
-                                                     "rdma": set(), "netdevs": set(), "servers": 0})
+        key = (leaf.fabric_plane, leaf.su, leaf.rail)
+        g = groups.setdefault(key, {"su": leaf.su, "rail": leaf.rail, "fabric_plane": leaf.fabric_plane,
+                                    "leaves": [], "uplinks": set(), "rdma": set(), "netdevs": set(), "servers": 0})
         g["leaves"].append(checked_hostname(leaf))
         g["uplinks"].update(port.name for port, _ in leaf_links(fabric, leaf.id).uplinks)
     for server in fabric.sorted_servers():
         for nic in server.nics:
-            g = groups.get((server.su, nic.rail))
+            g = groups.get((nic.fabric_plane, server.su, nic.rail))
             if g is not None and fabric.peer(nic.id):
                 g["rdma"].add(nic.rdma)
                 g["netdevs"].add(nic.netdev)
                 g["servers"] += 1
     return [{**g, "rdma": sorted(g["rdma"]), "netdevs": sorted(g["netdevs"]), "uplinks": sorted(g["uplinks"])}
-            for _, g in sorted(groups.items())]
+            for _, g in sorted(groups.items(), key=lambda kv: (kv[0][1], kv[0][2], kv[0][0]))]
+
+
+def core_uplinks(fabric: Fabric) -> list[str]:
+    """The spines' ports to cores (front-panel names), for the spine uplink panel."""
+    return sorted({port.name for spine in fabric.spines() for port, peer in fabric.cabled_ports(spine.id)
+                   if (s := fabric.switches.get(split_endpoint(peer)[0])) is not None and s.role is Role.CORE})
 
 
 def expected_neighbors(fabric: Fabric) -> list[dict]:

@@ -14,15 +14,14 @@ local rules from 9000 down, the agent's per-destination exceptions from 8000 dow
 
 from __future__ import annotations
 
-import weakref
-
 from ..model.addressing import cidr_str, network_of, size
 from ..model.fabric import Fabric
 from ..model.ids import endpoint
 from ..planning.addressing import svi_key
 from ..planning.ppd import MAX_LOCAL, MAX_PINS, leaf_ppd
-from ..planning.topology import LeafLinks, all_leaf_links, leaf_links
+from ..planning.topology import LeafLinks, all_leaf_links, all_spine_links, leaf_links
 from .errors import ExportError
+from .memo import per_state
 
 LOCAL_PRIORITY_TOP, EXCEPTION_PRIORITY_TOP, PIN_PRIORITY_TOP = 9000, 8000, 5000
 ACL_TABLE = "PPD"
@@ -113,27 +112,31 @@ def leaf_server_prefixes(fabric: Fabric, leaf_id: str, links: LeafLinks) -> list
                      if (cidr := fabric.addresses.get(endpoint(leaf_id, port.name)))])
 
 
-_INDEX: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def _leaf_index(fabric: Fabric) -> dict[str, tuple[frozenset[str], list[str]]]:
-    """Leaf id -> (the spines it is wired to, its server prefixes), in natural leaf order. Computed once per
-    state of the fabric (every leaf's pins file needs all of it) and dropped at the fabric's next event."""
-    index = _INDEX.get(fabric)
-    if index is None:
-        index = {leaf: (frozenset(ep.partition("/")[0] for _, ep in links.uplinks),
-                        leaf_server_prefixes(fabric, leaf, links))
-                 for leaf, links in all_leaf_links(fabric).items()}
-        _INDEX[fabric] = index
-
-        def forget(event, ref=weakref.ref(fabric)):
-            owner = ref()
-            if owner is not None:
-                _INDEX.pop(owner, None)
-                owner.unsubscribe(forget)
-
-        fabric.subscribe(forget)
+def _build_leaf_index(fabric: Fabric) -> dict[str, tuple[frozenset[str], frozenset[str], list[str]]]:
+    cores_of = {spine: frozenset(ep.partition("/")[0] for _, ep in links.uplinks)
+                for spine, links in all_spine_links(fabric).items()}
+    index = {}
+    for leaf, links in all_leaf_links(fabric).items():
+        spines = frozenset(ep.partition("/")[0] for _, ep in links.uplinks)
+        index[leaf] = (spines, frozenset().union(*(cores_of[s] for s in spines)),
+                       leaf_server_prefixes(fabric, leaf, links))
     return index
+
+
+def _leaf_index(fabric: Fabric) -> dict[str, tuple[frozenset[str], frozenset[str], list[str]]]:
+    """Leaf id -> (the spines it is wired to, the cores those spines are wired to, its server prefixes), in
+    natural leaf order. Computed once per state of the fabric (every leaf's pins file needs all of it)."""
+    return per_state(fabric, _build_leaf_index)
+
+
+def reachable_leaves(fabric: Fabric, leaf_id: str) -> list[str]:
+    """The other leaves whose servers this leaf's spines can carry traffic to, in natural order: those that
+    share a spine with it, and (three tiers) those whose spines share a core with its spines, which the
+    spines reach only through the cores."""
+    index = _leaf_index(fabric)
+    spines, cores, _ = index[leaf_id]
+    return [other for other, (their_spines, their_cores, _) in index.items()
+            if other != leaf_id and (spines & their_spines or cores & their_cores)]
 
 
 def candidate_order(primary: int, offset: int, uplinks: int) -> list[int]:
@@ -149,9 +152,10 @@ def pins_file(fabric: Fabric, leaf_id: str, hostname: str, ppd: dict, vlan: str 
 
     Per pinned source an ordered candidate list of uplink ports (``uplinks`` gives each one's next hop and
     spine): the primary from the 1:1 / n:1 rule first, then the other uplinks. ``destinations`` are the
-    server prefixes of every other leaf that shares a spine with this one: when the chosen spine does not
-    advertise one of them (it lost its link to that leaf), the agent sends the source's traffic to that
-    prefix by the next candidate that does. ``l3_interface`` is where a source's packets enter the router:
+    server prefixes of every other leaf this leaf's spines can reach (`reachable_leaves`: sharing a spine,
+    or in three tiers a core): when the chosen spine does not advertise one of them (it lost its link to
+    that leaf, or, for a leaf of another spine group, its way through the cores), the agent sends the
+    source's traffic to that prefix by the next candidate that does. ``l3_interface`` is where a source's packets enter the router:
     the server VLAN (``vlan``) or the downlink port itself."""
     links = leaf_links(fabric, leaf_id)
     uplinks = {}
@@ -176,9 +180,7 @@ def pins_file(fabric: Fabric, leaf_id: str, hostname: str, ppd: dict, vlan: str 
                      "priority": pin["priority"], "exception_priority": pin["exception_priority"],
                      "candidates": [names[i] for i in order]})
     index = _leaf_index(fabric)
-    spines = index[leaf_id][0]
-    destinations = [prefix for other, (their_spines, prefixes) in index.items()
-                    if other != leaf_id and spines & their_spines for prefix in prefixes]
+    destinations = [prefix for other in reachable_leaves(fabric, leaf_id) for prefix in index[other][2]]
     return {
         "format": PINS_FORMAT,
         "hostname": hostname,

@@ -2,7 +2,9 @@
 
 The SONiC and FRR writers only format this dict. Keys (all values are str, int, bool, list, dict):
 
-``hostname role asn router_id loopback mtu model nos redirect_to_nexthop`` — the device;
+``hostname role asn router_id loopback mtu model nos redirect_to_nexthop`` — the device; ``group`` and
+``fabric_plane`` (its spine or core group, its plane; None / 0 in two tiers and one plane) and ``where``
+(the same as text for NOTES.txt, empty when there is neither);
 ``ports`` — every front-panel port (cabled ones admin up) with SONiC's lanes/speed strings;
 ``breakouts`` — the cage modes when any cage is broken out; ``interfaces`` — routed /31 ports;
 ``vlan`` — the server VLAN of a subnet-per-leaf leaf (else None); ``bgp`` — timers, neighbours,
@@ -127,6 +129,7 @@ def switch_data(fabric: Fabric, switch_id: str) -> dict:
         "nos": model.nos,
         "redirect_to_nexthop": model.redirect_to_nexthop,
         "su": switch.su, "rail": switch.rail, "plane": switch.plane,
+        "group": switch.group, "fabric_plane": switch.fabric_plane, "where": _where(fabric, switch),
         "asn": _asn(fabric, switch_id),
         "loopback": loopback,
         "router_id": ip_of(loopback),
@@ -145,6 +148,16 @@ def switch_data(fabric: Fabric, switch_id: str) -> dict:
         },
         "ppd": ppd,
     }
+
+
+def _where(fabric: Fabric, switch: Switch) -> str:
+    """``' of spine group 2, fabric plane 1'``: the switch's place past two tiers and one plane ('' in them)."""
+    parts = []
+    if switch.group is not None:
+        parts.append(f"{'core' if switch.role is Role.CORE else 'spine'} group {switch.group}")
+    if fabric.settings.fabric_planes > 1:
+        parts.append(f"fabric plane {switch.fabric_plane}")
+    return f" of {', '.join(parts)}" if parts else ""
 
 
 def discard_routes(networks: list[str], connected: list[str]) -> list[str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..model.fabric import Fabric
 from ..model.ids import natural_key
-from .cabling import cable_rows, cabling_csv, topology_dot
+from .cabling import cable_rows, cabling_csv, columns, topology_dot
 from .config_db import config_db_json
 from .deploy import steps_text, switch_global_files
 from .env import render
@@ -28,7 +28,7 @@ def render_switch(fabric: Fabric, switch_id: str) -> Files:
 
 def render_cabling(fabric: Fabric) -> Files:
     rows = cable_rows(fabric)
-    return {"cabling.csv": cabling_csv(rows), "topology.dot": topology_dot(rows)}
+    return {"cabling.csv": cabling_csv(rows, columns(fabric)), "topology.dot": topology_dot(rows)}
 
 
 PARTS: list[Part] = [

@@ -42,8 +42,9 @@ def rail_groups(leaves: Iterable[Switch], links: Mapping[str, LeafLinks]) -> lis
 
 
 def rails_isolated_by_design(fabric: Fabric) -> bool:
-    """True for a rail-only design or one spine plane per rail (the design's intent; the check
-    RD030 reports what the cabling really joins)."""
+    """True for a rail-only design or one spine plane per rail without a core tier (the design's intent;
+    the check RD030 reports what the cabling really joins). Cores serve the spines of every rail plane,
+    so a three-tier design joins its rails at the top."""
     if fabric.settings.spine_planes == "per-rail":
-        return True
+        return not fabric.cores()
     return not any(s.role is Role.SPINE for s in fabric.switches.values())   # runs once per host: no sort

@@ -1,5 +1,6 @@
 """The trace over an exported bundle's host files, including one broken by hand."""
 
+import pytest
 import yaml
 
 from designer.analysis.bundle_hosts import forwarding_from_bundle
@@ -8,6 +9,8 @@ from designer.analysis.routing import Forwarding
 from designer.cli import main
 from designer.export import export
 from designer.storage import save
+
+from tests.export.shapes import new_shape
 
 
 def _drop_rule(bundle, hostname: str, netdev: str) -> None:
@@ -55,3 +58,20 @@ def test_a_folder_that_is_not_a_bundle_is_one_message(tmp_path, default_fabric, 
     save(default_fabric, design)
     code = main(["paths", str(design), "--from", "su1-srv01", "--to", "su1-srv02", "--bundle", str(tmp_path)])
     assert code == 2 and "netplan.yaml is missing" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["b200-three-tier-p2p31", "twin-plane-p2p31"])
+def test_the_bundle_of_a_three_tier_or_twin_plane_design_traces_like_the_design(tmp_path, name, capsys):
+    fabric = new_shape(name)
+    export(fabric, tmp_path / "b")
+    from_bundle = forwarding_from_bundle(fabric, tmp_path / "b")
+    railed = {k: v for k, v in Forwarding(fabric).host_nics.items() if v.rail is not None}
+    assert railed and {k: from_bundle.host_nics[k] for k in railed} == railed   # tables, rules, planes as exported
+    design = tmp_path / "d.fabric.yaml"
+    save(fabric, design)
+    servers = fabric.sorted_servers()
+    code = main(["paths", str(design), "--from", servers[0].id, "--to", servers[-1].id, "--bundle", str(tmp_path / "b")])
+    out = capsys.readouterr().out
+    assert code == 0 and out.rstrip().endswith(" with errors") and ", 0 with errors" in out
+    if fabric.cores():
+        assert "cg1-core-01" in out or "cg2-core-01" in out

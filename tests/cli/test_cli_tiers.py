@@ -91,23 +91,27 @@ def test_presets_lists_cores_and_planes(capsys):
     assert "16 leaves, 8 spines, 2 fabric planes, 1536 cables" in out
 
 
-def test_new_twin_plane_then_export_refuses_with_one_clear_message(tmp_path, capsys):
+def test_new_twin_plane_then_export_show_and_lint(tmp_path, capsys):
     path = tmp_path / "twin.fabric.yaml"
     code, out, _ = run(capsys, "new", "--preset", "twin-plane-800g", "--servers-per-su", "8", "-o", str(path))
     assert code == 0 and "8 rails in 2 fabric planes" in out
     code, out, _ = run(capsys, "validate", str(path))
     assert code == 0 and "0 errors" in out
-    code, _, err = run(capsys, "export", str(path), "-o", str(tmp_path / "bundle"))
-    assert code == 2 and "three-tier/multi-plane export comes in phase B" in err
-    assert err.count("\n") == 1 and not (tmp_path / "bundle").exists()
-    code, _, err = run(capsys, "show", str(path), "pl0-su1-leaf-r0")
-    assert code == 2 and "phase B" in err
+    code, out, err = run(capsys, "export", str(path), "-o", str(tmp_path / "bundle"))
+    assert code == 0, err
+    readme = (tmp_path / "bundle" / "README.txt").read_text()
+    assert "2 fabric planes" in readme
+    assert (tmp_path / "bundle" / "switches" / "pl1-su1-leaf-r7" / "frr.conf").is_file()
+    code, out, _ = run(capsys, "show", str(path), "pl0-su1-leaf-r0")
+    assert code == 0 and "pl0-su1-leaf-r0" in out
 
 
-def test_emulation_refuses_before_building_anything():
-    from designer.emulation.plan import make_plan
-    from designer.export import ExportError
-    from tests.conftest import preset_fabric
-    fabric = preset_fabric("twin-plane-800g", servers_per_su=1, rails=2)
-    with pytest.raises(ExportError, match="three-tier/multi-plane export comes in phase B"):
-        make_plan(fabric, "rdtest")
+def test_three_tier_exports_with_cores(tmp_path, capsys):
+    path = tmp_path / "b3.fabric.yaml"
+    code, out, _ = run(capsys, "new", "--preset", "b200-superpod", "--core-tier", "on", "--sus", "2",
+                       "--sus-per-group", "1", "--servers-per-su", "2", "--rails", "2", "-o", str(path))
+    assert code == 0 and "cores" in out
+    code, out, err = run(capsys, "export", str(path), "-o", str(tmp_path / "bundle"))
+    assert code == 0, err
+    assert " cores, " in (tmp_path / "bundle" / "README.txt").read_text()
+    assert (tmp_path / "bundle" / "switches" / "cg1-core-01" / "config_db.json").is_file()

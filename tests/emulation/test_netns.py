@@ -23,6 +23,7 @@ from designer.emulation.netns import namespaces_with_prefix
 from designer.model.ids import split_endpoint
 from designer.storage import save
 from tests.emulation.test_plan import small
+from tests.emulation.test_plan_tiers import THREE_TIER, TWIN_PLANE
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -60,6 +61,9 @@ VARIANTS = {
                                               oversubscription=2.0)),
     "rail-only-subnet": ("rail-only-32x4", dict(servers_per_su=3, rails=2)),
     "rail-only-p2p31": ("rail-only-32x4", dict(servers_per_su=3, rails=2, scheme="p2p31")),
+    # Past two tiers and one plane: a core tier forced on two SUs (a spine group each), and twin-plane NICs.
+    "b200-three-tier": ("b200-superpod", THREE_TIER),
+    "twin-plane": ("twin-plane-800g", TWIN_PLANE),
 }
 
 
@@ -111,7 +115,9 @@ def test_every_row_passes_on_real_frr_and_nothing_is_left(run):
     assert kinds.count("ping") == len(plan.probes()) > 0
     assert kinds.count("rule") == len(plan.endpoints)
     assert kinds.count("pin") == len(plan.pins)
-    assert all(r.detail == "request and reply on the rail NICs" for r in result.rows if r.kind.startswith("ping"))
+    assert kinds.count("plane") == len(plan.cross_plane_probes())
+    assert all(r.detail.startswith("request and reply on the rail NICs") for r in result.rows
+               if r.kind.startswith("ping"))
     assert _prefix(plan.run_id) == [] and _frr_daemons(plan.run_id) == []
 
 
@@ -123,7 +129,8 @@ def test_a_spines_bgp_table_from_frr_holds_every_leafs_server_prefixes(spined_ru
     for spine, table in tables.items():
         routes = [(ipaddress.ip_network(prefix), path["path"].split()[-1] if path.get("path") else "")
                   for prefix, paths in table.items() for path in paths if path.get("valid")]
-        leaves = {split_endpoint(fabric.peer(f"{spine}/{p.name}"))[0] for p, _ in fabric.cabled_ports(spine)}
+        leaves = {split_endpoint(peer)[0] for _, peer in fabric.cabled_ports(spine)
+                  if fabric.switches[split_endpoint(peer)[0]].role.value == "leaf"}
         assert leaves
         for leaf in leaves:
             nics = [peer for _, peer in fabric.cabled_ports(leaf) if split_endpoint(peer)[0] in fabric.servers]
@@ -151,6 +158,38 @@ def test_failover_moves_pins_and_every_flow_is_delivered_again(spined_run):
         assert any("fallback" in r.detail for r in during)
         assert all("(primary," in r.detail for r in back)
         assert sum(r.kind == f"ping [{label}]" for r in result.rows) == len(plan.probes())
+
+
+def test_three_tiers_reach_across_spine_groups_and_a_lost_core_path_moves_only_those_destinations():
+    """Real FRR on cores: every pair across the two spine groups is delivered through the cores; with a spine
+    of group 1 down, group 2's leaves keep their pins on its twin spine in group 2 but send group 1's prefixes
+    by the spine that still has a way there (the agent's per-destination exception), and back after."""
+    name, fabric, result, _ = _run("b200-three-tier")
+    plan = result.plan
+    assert any(r.kind == "ping" and "through the cores" in r.detail for r in result.rows)
+    routes = {r.source: r.detail for r in result.rows if r.kind == "routes"}
+    assert all(routes[c.hostname].startswith(f"{len(fabric.leaves())} server prefixes") for c in fabric.cores())
+    label = next(r.kind for r in result.rows if r.kind.startswith("pin [spine"))[len("pin ["):-1]
+    dead = label.split()[1]
+    group2 = [r for r in result.rows if r.kind == f"pin [{label}]" and r.source.startswith("su2-")]
+    moved = [r for r in group2 if "fallback" in r.detail]
+    assert moved and all(dead not in r.detail for r in group2)
+    # They moved though their primary spine is up: it shares the dead spine's cores, its only way to group 1.
+    primaries = {p.nic: p.candidates[0].spine for p in plan.pins}
+    cores_of = {s.id: {split_endpoint(peer)[0] for _, peer in fabric.cabled_ports(s.id)
+                       if split_endpoint(peer)[0].startswith("cg")} for s in fabric.spines()}
+    assert all(cores_of[primaries[r.source.split(" from ")[1]]] == cores_of[dead] for r in moved)
+    assert all(r.ok for r in result.rows)
+
+
+def test_twin_plane_failover_in_one_plane_never_touches_the_other():
+    name, fabric, result, _ = _run("twin-plane")
+    rows = [r for r in result.rows if r.kind.startswith("flow [")]
+    planes = {e.label: e.plane for e in result.plan.endpoints}
+    assert {planes[r.source] for r in rows} == {0, 1}
+    assert all(r.detail.startswith("path untouched: no probe lost") for r in rows if planes[r.source] == 1)
+    assert any("outage" in r.detail for r in rows if planes[r.source] == 0)
+    assert all(r.ok for r in result.rows if r.kind == "plane")
 
 
 @pytest.mark.parametrize("scheme", ["subnet-per-leaf", "p2p31"])

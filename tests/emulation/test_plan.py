@@ -190,13 +190,27 @@ def test_convergence_that_never_comes_names_the_switch_and_the_session(fabric):
     from designer.emulation.frr import wait_converged
 
     class StuckFrr:
+        state, received = "Active", 0
+
         def peers(self, setups):
-            return [{s.peer_ip: {"state": "Active", "pfxRcd": 0, "pfxSnt": 0} for s in setup.sessions}
+            return [{s.peer_ip: {"state": self.state, "pfxRcd": self.received, "pfxSnt": 0} for s in setup.sessions}
                     for setup in setups]
+
+        def routes(self, setups):
+            return [{} for _ in setups]
 
     plan = make_plan(fabric, "rd1")
     with pytest.raises(EmulationError, match=r"BGP did not converge in 0 s: spine-01's session to 10\.254\.0\.1 "
                                              r"\(su1-leaf-r0\) is Active, expected Established"):
+        wait_converged(StuckFrr(), plan, timeout=0.3)
+    # Established but no update yet (FRR coalesces the first ones): not converged, though nothing changes.
+    StuckFrr.state = "Established"
+    with pytest.raises(EmulationError, match=r"spine-01's session to 10\.254\.0\.1 has received no prefix yet"):
+        wait_converged(StuckFrr(), plan, timeout=0.3)
+    # Sessions up, but a leaf whose `network` never made it into its RIB (no discard route): named, too.
+    StuckFrr.received = 1
+    leaf = plan.switches["rd1-su1-leaf-r0"]
+    with pytest.raises(EmulationError, match=rf"su1-leaf-r0 does not originate {leaf.server_prefixes[0]}"):
         wait_converged(StuckFrr(), plan, timeout=0.3)
     # A session over a cable that is down must be down: Established there is not converged either.
     down = {plan.switches["rd1-su1-leaf-r0"].sessions[0].cable}

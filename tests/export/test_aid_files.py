@@ -12,12 +12,13 @@ import pytest
 import yaml
 
 from designer.export.aid import PARTS
-from designer.export.aid_data import SHEETS, format_breakouts, parse_breakouts
+from designer.export.aid_data import SHEETS, columns, format_breakouts, parse_breakouts
 
-from tests.export.helpers_hosts import fabric
+from tests.export.shapes import design as fabric
 
 AID = PARTS[0]
-PRESETS = ["default", "rail-optimized-64x4"]
+PRESETS = ["default", "rail-optimized-64x4", "b200-three-tier-p2p31", "twin-plane-subnet"]
+
 
 
 @pytest.fixture(scope="module", params=PRESETS)
@@ -56,13 +57,15 @@ def test_csv_and_xlsx_hold_the_same_rows_with_rail_in_notes(bundle):
     for sheet in SHEETS:
         rows = doc[sheet.key]
         table = list(csv.reader(io.StringIO(files[f"aid/{sheet.csv}"])))
-        width = len(sheet.columns)
+        cols = columns(sheet, doc["design"])
+        width = len(cols)
         xl = [(list(r) + [None] * width)[:width] for r in wb[sheet.title].iter_rows(values_only=True)]
-        headers = [c.header for c in sheet.columns]
+        headers = [c.header for c in cols]
         assert table[0] == headers and xl[0] == headers
         assert len(table) == len(xl) == len(rows) + 1
         for row, line, cells in zip(rows, table[1:], xl[1:]):
-            expected = [row[c.key] for c in sheet.columns]
+            assert sorted(row) == sorted(c.key for c in cols)
+            expected = [row[c.key] for c in cols]
             assert cells == expected
             assert line == ["" if v is None else str(v).lower() if isinstance(v, bool) else str(v) for v in expected]
     f = fabric(preset)
@@ -73,6 +76,30 @@ def test_csv_and_xlsx_hold_the_same_rows_with_rail_in_notes(bundle):
         for link in f.links_of(leaf.id):
             ep = link.a if link.a.startswith(leaf.id + "/") else link.b
             assert notes[tuple(ep.split("/", 1))] == leaf.rail
+
+
+def test_new_columns_appear_only_in_designs_that_use_them(bundle):
+    name, files = bundle
+    doc = json.loads(files["aid/fabric.aid.json"])
+    f = fabric(name)
+    headers = {sheet.csv: next(csv.reader(io.StringIO(files[f"aid/{sheet.csv}"]))) for sheet in SHEETS}
+    assert ("Group" in headers["devices.csv"]) == bool(f.cores())
+    assert ("max_spine_oversubscription" in doc["design"]) == ("core_asn" in doc["design"]["asn"]) == bool(f.cores())
+    planes = f.settings.fabric_planes > 1
+    assert all(("Fabric plane" in h) == planes for h in headers.values())
+    assert ("fabric_planes" in doc["design"]) == planes
+    roles = {r["role"] for r in doc["devices"]}
+    assert ("core" in roles) == bool(f.cores())
+    if f.cores():
+        assert {(r["id"], r["group"]) for r in doc["devices"] if r["role"] != "server"} == {
+            (w.id, w.group) for w in f.switches.values()}
+        assert doc["design"]["asn"]["core_asn"] == f.settings.core_asn
+    if planes:          # Notes stays the rail; the plane has its own column
+        for r in doc["interfaces"]:
+            if r["kind"] == "nic":
+                nic = f.nic(f"{r['device']}/{r['interface']}")
+                assert (r["notes"], r["fabric_plane"]) == (nic.rail, nic.fabric_plane)
+        assert {r["fabric_plane"] for r in doc["links"]} == set(range(f.settings.fabric_planes))
 
 
 def test_every_file_renders_byte_identically_twice(bundle):

@@ -13,6 +13,7 @@ from designer.export.aid_import import AidError, fabric_from_aid
 from designer.storage.catalog_file import builtin_catalog
 
 from tests.export.helpers_hosts import fabric
+from tests.export.shapes import new_shape
 
 AID = PARTS[0]
 
@@ -27,8 +28,17 @@ def _pinned_variant():
     return f
 
 
+def _three_tier_per_group():
+    f = new_shape("b200-three-tier-per-rail")        # per-group spine ASNs, spine planes per rail, cores
+    assert f.settings.asn.spine_mode == "per-group" and f.cores()
+    return f
+
+
 @pytest.mark.parametrize("make", [lambda: fabric("default"), lambda: fabric("rail-optimized-64x4"),
-                                  _pinned_variant], ids=["default", "p2p31", "pinned-and-renamed"])
+                                  _pinned_variant, lambda: new_shape("b200-three-tier-p2p31"), _three_tier_per_group,
+                                  lambda: new_shape("twin-plane-p2p31"), lambda: new_shape("twin-plane-subnet")],
+                         ids=["default", "p2p31", "pinned-and-renamed", "three-tier", "three-tier-per-group",
+                              "twin-plane-p2p31", "twin-plane-subnet"])
 def test_export_import_export_is_byte_identical(make):
     first = AID.render_global(make())
     rebuilt = fabric_from_aid(json.loads(first["aid/fabric.aid.json"]), builtin_catalog())

@@ -10,7 +10,9 @@ import yaml
 
 from designer.export.ansible import PARTS
 
-from tests.export.helpers_hosts import fabric, need_tool
+from tests.export.helpers_hosts import need_tool
+from tests.export.shapes import design as fabric, new_shape
+
 
 ANSIBLE = PARTS[0]
 
@@ -36,7 +38,7 @@ def test_unrailed_server_nic_keeps_the_server_out_of_that_rail_group():
     assert "su1-srv01" not in groups["rail_2"]["hosts"] and "su1-srv01" in groups["rail_1"]["hosts"]
 
 
-@pytest.mark.parametrize("preset", ["default", "rail-optimized-64x4"])
+@pytest.mark.parametrize("preset", ["default", "rail-optimized-64x4", "b200-three-tier-p2p31", "twin-plane-p2p31"])
 def test_ansible_playbook_syntax_check_passes(tmp_path, preset):
     playbook = need_tool("ansible-playbook")
     for name, text in ANSIBLE.render_global(fabric(preset)).items():
@@ -54,6 +56,27 @@ def test_ansible_playbook_syntax_check_passes(tmp_path, preset):
     f = fabric(preset)
     for device in list(f.servers.values()) + list(f.switches.values()):
         assert device.hostname in hosts.stdout
+
+
+def test_three_tier_and_plane_groups():
+    f = new_shape("b200-three-tier-p2p31")
+    files = ANSIBLE.render_global(f)
+    groups = yaml.safe_load(files["ansible/inventory.yml"])["all"]["children"]
+    assert set(groups["cores"]["hosts"]) == {c.hostname for c in f.cores()}
+    assert all(groups["cores"]["hosts"][c.hostname] == {"switch_dir": f"switches/{c.hostname}", "group": c.group}
+               for c in f.cores())
+    for g in (1, 2):
+        assert set(groups[f"spine_group_{g}"]["hosts"]) == {w.hostname for w in f.leaves() + f.spines() if w.group == g}
+    assert not any(name.startswith("fabric_plane_") for name in groups)
+    assert [p["hosts"] for p in yaml.safe_load(files["ansible/site.yml"]) if "switch_files" in p.get("vars", {})] == [
+        "leaves:spines:cores"]
+    t = new_shape("twin-plane-p2p31")
+    groups = yaml.safe_load(ANSIBLE.render_global(t)["ansible/inventory.yml"])["all"]["children"]
+    assert "cores" not in groups
+    for plane in (0, 1):
+        switches = {w.hostname for w in t.switches.values() if w.fabric_plane == plane}
+        assert set(groups[f"fabric_plane_{plane}"]["hosts"]) == switches | {s.hostname for s in t.sorted_servers()}
+        assert all(groups["leaves"]["hosts"][h]["fabric_plane"] == plane for h in switches if h in groups["leaves"]["hosts"])
 
 
 def test_syntax_check_catches_a_broken_playbook(tmp_path):

@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from hypothesis import given, strategies as st
 
-from designer.export.cabling import cable_rows, cabling_csv, topology_dot
+from designer.export.cabling import COLUMNS, cable_rows, cabling_csv, columns, topology_dot
 from designer.export.ppd_data import collapse
 from designer.export import ppd, switches
 from designer.export.ppd import leaf_ids_with_ppd
@@ -19,6 +19,8 @@ from designer.model.ids import natural_key
 from designer.planning.build import build
 from designer.storage.catalog_file import builtin_catalog
 from designer.storage.presets import load_preset
+
+from tests.export.shapes import new_shape
 
 PARTS = switches.PARTS + ppd.PARTS
 
@@ -84,3 +86,41 @@ def test_collapse_matches_ipaddress(nets):
     networks = [ipaddress.ip_network((addr >> (32 - p) << (32 - p) if p else 0, p)) for addr, p in nets]
     expected = [str(n) for n in ipaddress.collapse_addresses(networks)]
     assert collapse([network_of(str(n)) for n in networks]) == expected
+
+
+def test_three_tier_cabling_lists_spine_core_cables_at_the_spine_with_their_tier():
+    f = new_shape("b200-three-tier-p2p31")
+    text = cabling_csv(cable_rows(f), columns(f))
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert text.splitlines()[0].split(",")[:4] == ["cable", "su", "rail", "tier"] and "fabric_plane" not in text
+    assert len(rows) == len(f.links)
+    by_tier = {}
+    for r in rows:
+        by_tier.setdefault(r["tier"], []).append(r)
+    counts = {"server-leaf": 0, "leaf-spine": 0, "spine-core": 0}
+    for link in f.links.values():
+        roles = sorted(f.switches[d].role.value if d in f.switches else "server"
+                       for d in (link.a.split("/")[0], link.b.split("/")[0]))
+        counts[{("leaf", "server"): "server-leaf", ("leaf", "spine"): "leaf-spine",
+                ("core", "spine"): "spine-core"}[tuple(roles)]] += 1
+    assert {t: len(r) for t, r in by_tier.items()} == counts and counts["spine-core"] > 0
+    hosts = {s.hostname: s for s in f.switches.values()}
+    for r in by_tier["spine-core"]:
+        assert hosts[r["a_device"]].role.value == "spine" and hosts[r["b_device"]].role.value == "core"
+
+
+def test_twin_plane_cabling_names_each_cables_plane():
+    f = new_shape("twin-plane-p2p31")
+    rows = list(csv.DictReader(io.StringIO(cabling_csv(cable_rows(f), columns(f)))))
+    assert "tier" not in rows[0]
+    hosts = {s.hostname: s for s in f.switches.values()}
+    for r in rows:
+        assert int(r["fabric_plane"]) == hosts[r["a_device"]].fabric_plane
+        if r["b_device"] in hosts:
+            assert hosts[r["b_device"]].fabric_plane == hosts[r["a_device"]].fabric_plane
+    assert {r["fabric_plane"] for r in rows} == {"0", "1"}
+
+
+def test_two_tier_cabling_keeps_its_columns():
+    f = fabric("default")
+    assert columns(f) == COLUMNS

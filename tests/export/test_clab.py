@@ -19,11 +19,13 @@ import yaml
 from designer.export.bundle import render_in_memory, select_parts
 from designer.export.clab import LINK_MTU, PARTS
 from designer.export.switch_data import switch_data
-from tests.export.helpers_hosts import fabric
+from tests.export.shapes import design as fabric
+
 
 LAB = PARTS[0]
 PRESETS = [("default", {}), ("rail-only-32x4", {}), ("rail-optimized-64x4", {}), ("superpod-su", {}),
-           ("superpod-su", {"sus": 2, "spine_planes": "per-rail"})]
+           ("superpod-su", {"sus": 2, "spine_planes": "per-rail"}), ("b200-three-tier-p2p31", {}),
+           ("twin-plane-p2p31", {})]
 NODE_NAME = re.compile(r"^[a-zA-Z0-9][a-zA-Z0-9-._|]*$")        # the schema's pattern for node names
 LAB_NAME = re.compile(r"^[a-zA-Z0-9][a-zA-Z0-9-._]*$")           # and for the topology name
 IFNAME = re.compile(r"^[A-Za-z0-9_.-]{1,15}$")
@@ -81,6 +83,19 @@ def test_switch_nodes_run_the_bundles_frr_conf_with_config_db_addresses():
     _, _, p2p, _ = lab("rail-optimized-64x4", {})
     leaf = p2p["topology"]["nodes"]["su1-leaf-r0"]
     assert not any("Vlan" in e for e in leaf["exec"]) and sum(e.startswith("ip address add") for e in leaf["exec"]) > 64
+
+
+def test_cores_and_planes_are_labelled_nodes():
+    f, _, doc, _ = lab("b200-three-tier-p2p31", {})
+    nodes = doc["topology"]["nodes"]
+    for core in f.cores():
+        assert nodes[core.hostname]["group"] == "core"
+        assert nodes[core.hostname]["labels"]["rail-designer.group"] == str(core.group)
+    assert all("rail-designer.fabric-plane" not in n["labels"] for n in nodes.values())
+    t, _, doc, _ = lab("twin-plane-p2p31", {})
+    nodes = doc["topology"]["nodes"]
+    assert {nodes[w.hostname]["labels"]["rail-designer.fabric-plane"] for w in t.switches.values()} == {"0", "1"}
+    assert all("rail-designer.group" not in n["labels"] for n in nodes.values())
 
 
 def test_lab_is_deterministic():

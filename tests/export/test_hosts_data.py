@@ -78,3 +78,32 @@ def test_nccl_cross_nic_is_off_exactly_where_rails_are_not_joined():
         f = build_fabric(preset, spine_planes=planes) if planes != "shared" else build_fabric(preset)
         nccl = host_data(f, f.sorted_servers()[0].id)["nccl"]
         assert nccl.get("NCCL_CROSS_NIC") == expected, (preset, planes)
+
+
+def test_cores_join_per_rail_spine_planes_so_ncclcrossnic_stays_default():
+    from designer.planning.reach import rails_isolated_by_design
+    from tests.export.shapes import new_shape
+    per_rail = new_shape("b200-three-tier-per-rail")
+    assert per_rail.settings.spine_planes == "per-rail" and per_rail.cores()
+    assert not rails_isolated_by_design(per_rail)
+    assert "NCCL_CROSS_NIC" not in host_data(per_rail, per_rail.sorted_servers()[0].id)["nccl"]
+    assert rails_isolated_by_design(fabric("default", spine_planes="per-rail"))
+
+
+def test_twin_plane_ports_get_their_planes_table_rule_supernet_and_nccl_tags():
+    from tests.export.shapes import new_shape
+    f = new_shape("twin-plane-p2p31")
+    data = host_data(f, "su1-srv01")
+    assert [(n["rail"], n["plane"]) for n in data["nics"]] == [(0, 0), (0, 1), (1, 0), (1, 1)]
+    for n in data["nics"]:
+        assert n["table"] == 100 + 100 * n["plane"] + n["rail"] and n["priority"] == 1000 + 100 * n["plane"] + n["rail"]
+        assert ipaddress.ip_address(n["address"]) in ipaddress.ip_network(n["rail_supernet"])
+    assert len({n["rail_supernet"] for n in data["nics"]}) == 4
+    assert data["nccl"]["NCCL_IB_HCA"] == "=" + ",".join(f"{n['rdma']}:1:{n['rail']}:{n['plane']}" for n in data["nics"])
+
+
+def test_a_rail_past_the_host_plans_tables_is_refused_by_nic():
+    f = fabric("default")
+    f.set_nic_rail("su1-srv01/nic0", 153)                    # table 253: Linux's default table
+    with pytest.raises(ExportError, match=r"su1-srv01/nic0 on rail 153 of plane 0 would need routing table 253"):
+        host_data(f, "su1-srv01")

@@ -12,7 +12,7 @@ from designer.export.hosts import PARTS
 from tests.export.helpers_hosts import fabric, need, need_tool
 
 HOSTS = PARTS[0]
-CASES = [("default", "su2-srv03"), ("rail-optimized-64x4", "su1-srv64")]
+CASES = [("default", "su2-srv03"), ("rail-optimized-64x4", "su1-srv64"), ("twin-plane-800g", "su1-srv02")]
 
 
 def host_files(preset: str, server: str) -> dict[str, str]:
@@ -96,7 +96,8 @@ def test_policy_routing_script_is_idempotent_in_a_netns(tmp_path, preset, server
         for nic in fabric(preset).servers[server].nics:
             if nic.rail is not None:
                 addr = fabric(preset).addresses[nic.id].split("/")[0]
-                assert rules.count(f"from {addr} lookup {100 + nic.rail}") == 1, rules
+                table = 100 + 100 * nic.fabric_plane + nic.rail        # each plane's port its own table
+                assert rules.count(f"{1000 + 100 * nic.fabric_plane + nic.rail}:\tfrom {addr} lookup {table}") == 1, rules
         assert len(rules.strip().splitlines()) == 3 + len(netdevs)    # local, main, default + one per NIC
         routes = _ns(ns, "ip", "route", "show", "table", "all")
         assert routes.count("default via") == len(netdevs)

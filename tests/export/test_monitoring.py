@@ -15,7 +15,9 @@ from designer.export import alerts
 from designer.export import metrics as m
 from designer.export.monitoring import PARTS
 from designer.export.monitoring_data import expected_neighbors
-from tests.export.helpers_hosts import fabric, need_tool
+from tests.export.helpers_hosts import need_tool
+from tests.export.shapes import design as fabric
+
 
 MONITORING = PARTS[0]
 TARGETS = "monitoring/prometheus-targets.json"
@@ -53,7 +55,8 @@ def test_per_rail_spine_planes_label_the_plane():
     assert f.spines() and all(labels[s.hostname]["rail"] == str(s.plane) for s in f.spines())
 
 
-@pytest.mark.parametrize("preset", ["default", "rail-only-32x4", "rail-optimized-64x4", "superpod-su"])
+@pytest.mark.parametrize("preset", ["default", "rail-only-32x4", "rail-optimized-64x4", "superpod-su",
+                                    "b200-three-tier-p2p31", "twin-plane-p2p31"])
 def test_promtool_accepts_rules_config_and_design_series(tmp_path, preset):
     promtool = need_tool("promtool")
     folder = write(tmp_path, files(preset))
@@ -195,7 +198,8 @@ def _kept(ours, theirs, path="") -> list[str]:
     return lost
 
 
-@pytest.mark.parametrize("preset", ["default", "rail-only-32x4", "superpod-su"])
+@pytest.mark.parametrize("preset", ["default", "rail-only-32x4", "superpod-su", "b200-three-tier-p2p31",
+                                    "twin-plane-p2p31"])
 def test_dashboards_survive_grafanas_dashboard_model(preset):
     from grafana_foundation_sdk.cog.encoder import JSONEncoder
     from grafana_foundation_sdk.models.dashboard import Dashboard
@@ -212,7 +216,9 @@ def test_dashboards_survive_grafanas_dashboard_model(preset):
 
 def test_every_dashboard_query_parses_in_promtool(tmp_path):
     promtool = need_tool("promtool")
-    exprs = sorted({t["expr"] for b in _dashboards().values() for p in b["panels"] for t in p.get("targets", [])})
+    boards = [b for preset in ("default", "b200-three-tier-p2p31", "twin-plane-p2p31")
+              for b in _dashboards(preset).values()]
+    exprs = sorted({t["expr"] for b in boards for p in b["panels"] for t in p.get("targets", [])})
     rules = {"groups": [{"name": "dashboards", "rules": [{"record": f"dashboard:query{i}", "expr": e}
                                                           for i, e in enumerate(exprs)]}]}
     (tmp_path / "q.yml").write_text(yaml.safe_dump(rules))
@@ -232,6 +238,41 @@ def test_panels_per_su_and_rail_cover_the_fabric():
     assert 'device=~\\"mlx5_3\\"' in rail3 and 'hostname=~\\"su1-leaf-r3\\"' in rail3
     assert "monitoring/grafana/dashboards/two-su-demo-spines.json" in boards
     assert "monitoring/grafana/dashboards/rail-only-32x4-spines.json" not in _dashboards("rail-only-32x4")
+
+
+def test_three_tier_targets_and_dashboards_cover_the_cores():
+    f = fabric("b200-three-tier-p2p31")
+    labels = {e["labels"]["hostname"]: e["labels"] for e in json.loads(files("b200-three-tier-p2p31")[TARGETS])}
+    assert len(labels) == len(f.servers) + len(f.switches)
+    for core in f.cores():
+        assert labels[core.hostname]["role"] == "core" and labels[core.hostname]["group"] == str(core.group)
+        assert labels[core.hostname]["su"] == "1,2" and labels[core.hostname]["rail"] == "0,1"
+    assert all(labels[s.hostname]["group"] == str(s.group) for s in f.spines() + f.leaves())
+    assert "group" not in labels[f.sorted_servers()[0].hostname]
+    boards = _dashboards("b200-three-tier-p2p31")
+    name = f.settings.name
+    cores = boards[f"monitoring/grafana/dashboards/{name}-cores.json"]
+    assert all('role=\\"core\\"' in json.dumps(t) for p in cores["panels"] for t in p.get("targets", []))
+    spines = boards[f"monitoring/grafana/dashboards/{name}-spines.json"]
+    assert any(p["title"] == "Spine uplinks to cores: utilisation" for p in spines["panels"])
+    rules = yaml.safe_load(files("b200-three-tier-p2p31")["monitoring/alerts.rules.yml"])
+    assert rules                      # the cable alerts join the design series, which hold every spine-core cable:
+    neighbours = files("b200-three-tier-p2p31")[f"monitoring/{alerts.NEIGHBORS_FILE}"]
+    for core in f.cores():
+        for port, peer in f.cabled_ports(core.id):
+            spine = f.switches[peer.split("/")[0]].hostname
+            assert (f'switch="{core.hostname}",local_interface="{port.name}",remote_system_name="{spine}"'
+                    in neighbours)
+
+
+def test_twin_plane_targets_and_rows_are_per_plane():
+    f = fabric("twin-plane-p2p31")
+    labels = {e["labels"]["hostname"]: e["labels"] for e in json.loads(files("twin-plane-p2p31")[TARGETS])}
+    assert labels[f.sorted_servers()[0].hostname]["fabric_plane"] == "0,1"
+    assert all(labels[w.hostname]["fabric_plane"] == str(w.fabric_plane) for w in f.switches.values())
+    board = _dashboards("twin-plane-p2p31")[f"monitoring/grafana/dashboards/{f.settings.name}-su1.json"]
+    rows = [p["title"] for p in board["panels"] if p["type"] == "row"]
+    assert rows == [f"Rail {r}, plane {p}: pl{p}-su1-leaf-r{r} and 4 host NICs" for r in (0, 1) for p in (0, 1)]
 
 
 def test_render_is_deterministic():

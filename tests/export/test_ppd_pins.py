@@ -5,10 +5,15 @@ from __future__ import annotations
 import json
 
 from designer.export import preview
+from designer.export.bundle import preview as bundle_preview
 from designer.export.ppd import AGENT, agent_source, render_agent
 from designer.export.ppd_data import candidate_order
 from designer.resources import resources_dir
 from tests.conftest import preset_fabric
+from tests.export.shapes import new_shape
+from tests.ppd.agent_helpers import load_agent
+
+agent = load_agent()
 
 
 def pins_of(fabric, leaf):
@@ -54,3 +59,43 @@ def test_the_agent_ships_byte_for_byte_and_only_where_something_is_pinned():
     assert agent_source() == (resources_dir() / "ppd" / "rail-ppd-agent.py").read_bytes()
     assert render_agent(preset_fabric("default")) == {AGENT: agent_source()}
     assert render_agent(preset_fabric("rail-only-32x4")) == {}
+
+
+def test_three_tier_destinations_reach_other_spine_groups_through_the_cores():
+    fabric = new_shape("b200-three-tier-p2p31")
+    leaf = "su1-leaf-r0"
+    pins = json.loads(bundle_preview(fabric, leaf)[f"switches/{leaf}/ppd-pins.json"])
+    others = [l.id for l in fabric.leaves() if l.id != leaf]
+    assert {fabric.switches[o].group for o in others} == {1, 2}
+    assert pins["destinations"] == [p for o in others for p in pins_of_local(fabric, o)]
+    assert {u["spine"] for u in pins["uplinks"].values()} == {s.id for s in fabric.spines() if s.group == 1}
+
+
+def test_a_pin_whose_spine_lost_its_cores_sends_other_groups_by_the_spine_that_has_them(tmp_path):
+    """Decisions of the shipped agent on the exported file: the pinned spine still has its own group's leaves
+    but no way to the other group (its core is gone); only those destinations move, by exception."""
+    fabric = new_shape("b200-three-tier-p2p31")
+    leaf = "su1-leaf-r0"
+    text = bundle_preview(fabric, leaf)[f"switches/{leaf}/ppd-pins.json"]
+    (tmp_path / "pins.json").write_text(text)
+    pins = agent.load_pins(str(tmp_path / "pins.json"))
+    ups = pins["uplinks"]
+    lost = ups[pins["pins"][0]["candidates"][0]["uplink"]]["spine"]        # the first pin's spine loses its cores
+    kept = {u["next_hop"] for u in ups.values() if u["spine"] != lost}
+    same_group = pins_of_local(fabric, "su1-leaf-r1")
+    adverts = {p: ({u["next_hop"] for u in ups.values()} if p in same_group else kept) for p in pins["destinations"]}
+    health = agent.Health(set(ups), {(port, u["next_hop"]) for port, u in ups.items()},
+                          {u["next_hop"] for u in ups.values()}, adverts)
+    rules = agent.decide(pins, health)
+    hit = [p for p in pins["pins"] if p["candidates"][0]["spine"] == lost]
+    assert hit and len(hit) < len(pins["pins"])
+    for pin in pins["pins"]:
+        primary = pin["candidates"][0]
+        assert rules[pin["rule"]]["uplink"] == primary["uplink"]                # nobody leaves its primary
+        moved = {r["destination"]: r["uplink"] for name, r in rules.items() if name.startswith(pin["rule"] + "_D")}
+        fallback = next(c["uplink"] for c in pin["candidates"] if c["spine"] != lost)
+        assert moved == ({p: fallback for p in pins["destinations"] if p not in same_group} if pin in hit else {})
+
+
+def pins_of_local(fabric, leaf):
+    return json.loads(bundle_preview(fabric, leaf)[f"switches/{leaf}/ppd-pins.json"])["local"]

@@ -13,6 +13,7 @@ from designer.export.switches import PARTS
 from designer.sonic.translate import translate
 from designer.sonic.validate import validate
 
+from tests.export.shapes import NEW_SHAPES, new_shape
 from tests.sonic.yang_models import DESIGNS, small_design, yang_dir, yang  # noqa: F401
 
 SWITCHES = PARTS[0]
@@ -40,6 +41,20 @@ def test_sonic_control_translates_and_validates_with_zero_errors(yang):
 def test_every_config_db_json_of_the_design_validates(yang, preset, scheme, planes, ratio):
     files = config_dbs(small_design(preset, scheme, planes, ratio))
     assert files
+    bad = {path: [f"{p.where}: {p.message}" for p in problems]
+           for path, db in files.items() if (problems := validate(yang, db))}
+    assert bad == {}
+
+
+@pytest.mark.parametrize("name", list(NEW_SHAPES))
+def test_three_tier_and_twin_plane_config_db_json_validate(yang, name):
+    """Cores (SpineRouter), spines with core uplinks, spine groups and fabric planes: SONiC's YANG
+    accepts every file, and the file set has every tier."""
+    fabric = new_shape(name)
+    files = config_dbs(fabric)
+    types = {db["DEVICE_METADATA"]["localhost"]["type"] for db in files.values()}
+    assert len(files) == len(fabric.switches)
+    assert types == ({"ToRRouter", "LeafRouter", "SpineRouter"} if fabric.cores() else {"ToRRouter", "LeafRouter"})
     bad = {path: [f"{p.where}: {p.message}" for p in problems]
            for path, db in files.items() if (problems := validate(yang, db))}
     assert bad == {}
