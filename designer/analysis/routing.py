@@ -12,7 +12,7 @@ Every device's decision comes from the model and plan exactly as the exporters d
   (`planning.ppd`); other traffic uses BGP (ECMP over uplinks to spines that reach the destination).
 - Spines and cores: ordinary L3 over eBGP: a leaf's prefixes spread out hop by hop as eBGP path vectors
   do (`planning.pathvector`: shortest AS path, ECMP, a path holding the switch's own ASN refused).
-- Multi-plane: each NIC port's table and rule are its plane's (`export.host_data.host_table`); planes
+- Multi-plane: each NIC port's table and rule are its plane's (`planning.host_tables.host_table`); planes
   share no switch, so a flow stays in its plane.
 """
 
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..export.host_data import host_table, rule_priority  # the host exporter's table/priority plan
+from ..planning.host_tables import host_table, rule_priority  # the host exporter's table/priority plan
 from ..model.addressing import cidr_str, ip_int, ip_str, network_of, split_cidr
 from ..model.entities import Role
 from ..model.fabric import Fabric

@@ -11,6 +11,7 @@ fails `validate` with the code printed here. Export's own raise stays as the las
 | a netdev, RDMA, management or switch interface name unfit for configs | RD027 |
 | more PPD rules on a leaf than its ACL priority ranges hold | RD028 |
 | an address key on a server that names none of its NICs   | RD029 |
+| a NIC port whose rail and plane get no host routing table | RD031 |
 | an invalid host name / two devices with one host name    | RD010 / RD011 |
 """
 
@@ -22,6 +23,7 @@ from ..model.addressing import cidr_str, size
 from ..model.ids import is_valid_port_name, natural_key, natural_sorted, netdev_problem, rdma_problem
 from ..model.errors import ModelError
 from ..planning.addressing import loopback_key, plane_part, rail_pool, svi_key
+from ..planning.host_tables import table_problem
 from ..planning.ppd import MAX_LOCAL, MAX_PINS
 from .context import network, parse_cidr
 from .finding import Severity
@@ -62,7 +64,9 @@ class _Pools:
         self.planes = ctx.settings.fabric_planes
 
     def _name(self, name: str, plane: int) -> str:
-        return name if self.planes == 1 else f"plane {plane} {name}"
+        # a switch on plane 1 of a one-plane design (RD044's finding) has no pool, and must not
+        # hide plane 0's: the name is also the cache key
+        return name if self.planes == 1 and plane == 0 else f"plane {plane} {name}"
 
     def _add(self, name: str, start: int, prefix: int) -> str | None:
         # beyond IPv4 the pool does not exist; RD009 reports the supernet as too small
@@ -220,3 +224,17 @@ def addresses_for_missing_nics(ctx):
         keys = natural_sorted(bad[server_id])
         yield f"{server_id} has no interface for the address(es) of {listing(keys)}", keys
 
+
+@rule("RD031", "NIC port with no host routing table", Severity.ERROR,
+      "Move the NIC to another rail (rails 53-55 of plane 1 would use Linux's reserved tables 253-255), or "
+      "use fewer rails per plane.")
+def ports_without_host_table(ctx):
+    bad: dict[str, list[str]] = {}
+    for nic in ctx.nics.values():
+        if nic.rail is not None:
+            problem = table_problem(nic.rail, nic.fabric_plane)
+            if problem:
+                bad.setdefault(problem, []).append(nic.id)
+    for problem in sorted(bad):
+        ids = natural_sorted(bad[problem])
+        yield f"{listing(ids)}: {problem}", ids

@@ -3,12 +3,10 @@
 One dict per server (`host_data`). Templates under ``templates/{netplan,iproute2,sysctl,roce,nccl}``
 only format it. Choices made here, once:
 
-- Routing table of the NIC port on rail k and fabric plane p: ``TABLE_BASE + 100 p + k`` (`host_table`:
-  100 + k on plane 0, 200 + k on plane 1, ...). Linux reserves 253-255 (default, main, local); a
-  table that would land there, or a rail past the plane's 100, is refused with a message.
-- Policy rule priority of that port: ``RULE_PRIORITY_BASE + 100 p + k`` (`rule_priority`, 1000 + k on
-  plane 0): after the ``local`` rule (0) and before ``main`` (32766), so a reply sourced from a port
-  always leaves by that port. The path trace (`analysis.routing`) reads both from here.
+- Routing table and policy rule priority of the NIC port on rail k and fabric plane p: 100 + 100 p + k
+  and 1000 + 100 p + k (`planning.host_tables`, which the path trace and RD031 read too). The rule
+  sits after ``local`` (0) and before ``main`` (32766), so a reply sourced from a port always leaves
+  by that port; a port whose table would be one of Linux's reserved 253-255 is refused (RD031).
 - Gateway: subnet-per-leaf -> the leaf's ``<leaf>/svi`` address; p2p31 -> the address of the leaf
   port the NIC is cabled to (the other end of its /31).
 - The rail supernet route (the rail's pool on the port's plane, `planning.addressing.rail_pool`) goes in
@@ -40,15 +38,12 @@ from ..model.entities import Server
 from ..model.fabric import Fabric
 from ..model.ids import natural_key, split_endpoint
 from ..planning.addressing import rail_pool, svi_key
+from ..planning.host_tables import host_table, rule_priority, table_problem
 from ..planning.reach import rails_isolated_by_design
 from .errors import ExportError
 from .memo import per_state
 from .names import checked_hostname, netdev_problem, refuse
 
-TABLE_BASE = 100
-RULE_PRIORITY_BASE = 1000
-PLANE_STRIDE = 100                            # tables and priorities of plane p start 100 p higher
-RESERVED_TABLES = range(253, 256)             # Linux's default, main and local tables
 ROCE_DSCP = 26
 ROCE_PRIORITY = 3
 CNP_DSCP = 48
@@ -67,26 +62,14 @@ def sysctl_key(netdev: str, setting: str) -> str:
     return f"net.ipv4.conf.{netdev}.{setting}"
 
 
-def host_table(rail: int, plane: int = 0) -> int:
-    """The routing table of the NIC port on ``rail`` and fabric ``plane``."""
-    return TABLE_BASE + PLANE_STRIDE * plane + rail
-
-
-def rule_priority(rail: int, plane: int = 0) -> int:
-    """The priority of the policy rule that sends what a port sources to its table."""
-    return RULE_PRIORITY_BASE + PLANE_STRIDE * plane + rail
-
-
 @lru_cache(maxsize=4096)
 def _port_plan(rail: int, plane: int, planes: int) -> dict:
     """What every port on ``rail`` and ``plane`` shares: table, rule priority, its label, NCCL's rail:plane tag."""
-    table = host_table(rail, plane)
-    if rail >= PLANE_STRIDE or table in RESERVED_TABLES:
-        raise ExportError(f"rail {rail} of plane {plane} would need routing table {table}: the host plan gives each "
-                          f"plane {PLANE_STRIDE} tables and avoids Linux's reserved {RESERVED_TABLES.start}-"
-                          f"{RESERVED_TABLES.stop - 1}; use fewer rails")
+    problem = table_problem(rail, plane)
+    if problem:
+        raise ExportError(f"{problem}; use fewer rails")
     many = planes > 1
-    return {"table": table, "priority": rule_priority(rail, plane),
+    return {"table": host_table(rail, plane), "priority": rule_priority(rail, plane),
             "what": f"rail {rail}" + (f", plane {plane}" if many else ""), "plane": plane,
             "hca_tag": f":{rail}:{plane}" if many else ""}
 

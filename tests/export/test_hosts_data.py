@@ -102,8 +102,13 @@ def test_twin_plane_ports_get_their_planes_table_rule_supernet_and_nccl_tags():
     assert data["nccl"]["NCCL_IB_HCA"] == "=" + ",".join(f"{n['rdma']}:1:{n['rail']}:{n['plane']}" for n in data["nics"])
 
 
-def test_a_rail_past_the_host_plans_tables_is_refused_by_nic():
-    f = fabric("default")
-    f.set_nic_rail("su1-srv01/nic0", 153)                    # table 253: Linux's default table
-    with pytest.raises(ExportError, match=r"su1-srv01/nic0 on rail 153 of plane 0 would need routing table 253"):
+def test_a_port_whose_table_is_linux_reserved_is_refused_by_nic_in_validate_and_export():
+    from designer.checks import check
+    from tests.export.shapes import new_shape
+    f = new_shape("twin-plane-p2p31")
+    nic = next(n["nic_id"] for n in host_data(f, "su1-srv01")["nics"] if n["plane"] == 1)
+    f.set_nic_rail(nic, 53)                                  # plane 1, rail 53: table 253, Linux's default
+    found = [x for x in check(f) if x.code == "RD031"]
+    assert [x.ids for x in found] == [(nic,)] and "routing table 253" in found[0].message
+    with pytest.raises(ExportError, match=rf"{nic} on rail 53 of plane 1 would need routing table 253"):
         host_data(f, "su1-srv01")
