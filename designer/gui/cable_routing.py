@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..model.entities import Role
 from ..planning import layout as geo
+from . import style
 from .items import LinkItem
 
 _NO_PORTS: dict[str, int] = {}
@@ -39,6 +40,9 @@ class CableRouting:
         dev_a, _, port_a = link.a.partition("/")
         dev_b, _, port_b = link.b.partition("/")
         item.set_state(*self._rail_of(link.a, dev_a, link.b, dev_b))
+        planes = self._planes_of(link.a, dev_a, link.b, dev_b)
+        if planes != item.planes:
+            item.planes = planes
         item.fabric_tier = dev_a in switches and dev_b in switches
         box_a, box_b = layout.boxes.get(dev_a), layout.boxes.get(dev_b)
         end_a = geo.anchor_at(layout, dev_a, port_a, self._ports(dev_a) if dev_a in switches else _NO_PORTS,
@@ -73,18 +77,27 @@ class CableRouting:
         return self._rail_of(a, a.partition("/")[0], b, b.partition("/")[0])
 
     def _rail_of(self, a: str, dev_a: str, b: str, dev_b: str) -> tuple[int | None, bool]:
+        """(rail, crosses rails); a cable above the leaves (spine-core) is drawn in the upper tier's colour."""
         switches, nics = self.fabric.switches, self.nics
-        nic_rail, leaf_rail, plane = _UNSET, None, None
+        nic_rail, leaf_rail, plane, leafless = _UNSET, None, None, True
         for ep, dev in ((a, dev_a), (b, dev_b)):
             if ep in nics:
                 nic_rail = nics[ep].rail              # the NIC item follows its model NIC's rail
             else:
                 sw = switches[dev]
                 if sw.role is Role.LEAF:
-                    leaf_rail = sw.rail
+                    leaf_rail, leafless = sw.rail, False
                 else:
                     plane = sw.plane
         if nic_rail is not _UNSET:
             return nic_rail, leaf_rail is not None and nic_rail != leaf_rail
+        if leafless:
+            return style.UPPER_TIER, False
         return leaf_rail, plane is not None and leaf_rail is not None and plane != leaf_rail
+
+    def _planes_of(self, a: str, dev_a: str, b: str, dev_b: str) -> tuple[int, int]:
+        """The fabric planes of a cable's two ends (a cable joining two planes is on both)."""
+        switches, nics = self.fabric.switches, self.nics
+        return tuple(switches[dev].fabric_plane if dev in switches else nics[ep].fabric_plane
+                     for ep, dev in ((a, dev_a), (b, dev_b)))
 

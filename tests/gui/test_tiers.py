@@ -1,0 +1,69 @@
+"""The window on three-tier and twin-plane designs (issue 11 phase B): the canvas, the inspector,
+the gestures and the overlays."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtGui import QImage
+
+from designer.cli import main
+from designer.gui import style
+from designer.gui.render import render_scene
+from designer.storage import save
+from tests.conftest import preset_fabric
+
+
+def three_tier():
+    """Two spine groups of two SUs under 16 cores (b200-superpod's shape, small)."""
+    return preset_fabric("b200-superpod", sus=4, core_tier="on", sus_per_group=2)
+
+
+def twin_plane():
+    return preset_fabric("twin-plane-800g")
+
+
+@pytest.fixture
+def open_design(window):
+    def _open(fabric):
+        window.document.replace(fabric, None)
+        window.view.fit()
+        return window.document.fabric
+    return _open
+
+
+@pytest.mark.parametrize("make", [three_tier, twin_plane])
+def test_the_window_draws_every_core_spine_and_plane_where_the_layout_puts_it(window, open_design, make):
+    f = open_design(make())          # issue 11: a KeyError at the first core stopped the window here
+    scene = window.scene
+    assert scene.counts() == {"devices": len(f.servers) + len(f.switches),
+                              "nics": sum(len(s.nics) for s in f.servers.values()), "links": len(f.links)}
+    for switch in f.switches.values():
+        item, box = scene.devices[switch.id], scene.layout.boxes[switch.id]
+        assert item.isVisible() and (item.pos().x(), item.pos().y()) == (box.x, box.y)
+        assert item.fabric_plane == switch.fabric_plane
+    for core in f.cores():
+        assert scene.devices[core.id].fill == style.CORE
+    assert scene.bands.bands == scene.layout.bands and scene.bands.bands
+    for nic in f.nics():
+        assert scene.nics[nic.id].fabric_plane == nic.fabric_plane
+    upper = [l for l in f.links.values() if l.a.split("/")[0] in f.switches and l.b.split("/")[0] in f.switches
+             and "leaf" not in l.id]
+    assert all(scene.links[l.id].rail == style.UPPER_TIER for l in upper)
+    assert bool(upper) == bool(f.cores())
+
+
+@pytest.mark.parametrize("make", [three_tier, twin_plane])
+def test_render_draws_a_three_tier_and_a_twin_plane_design(qapp, tmp_path, make, capsys):
+    f = make()
+    out = tmp_path / "d.png"
+    counts = render_scene(f, out)                 # issue 11: `render` stopped with a KeyError at the first core
+    assert counts["devices"] == len(f.servers) + len(f.switches)
+    image = QImage(str(out))
+    colours = {image.pixel(x, y) for x in range(0, image.width(), 3) for y in range(0, image.height(), 3)}
+    if f.cores():
+        assert style.CORE.rgb() in colours
+    design = tmp_path / "d.fabric.yaml"
+    save(f, design)
+    assert main(["render", str(design), "-o", str(tmp_path / "d.svg")]) == 0
+    svg = (tmp_path / "d.svg").read_text()
+    assert all(c.id in svg for c in f.cores()) and ("cores" in svg) == bool(f.cores())
