@@ -29,8 +29,12 @@ def context_menu(window, model_id: str | None, scene_pos) -> QMenu | None:
         add(f"Cable {'its NICs' if len(devices) == 1 else 'the NICs'} to their rail leaves"
             if devices else "Cable to its rail leaf", lambda: edit.cable_to_rail_leaves(targets))
     if leaves:
-        add(f"Connect {'to the spines' if len(leaves) == 1 else f'{len(leaves)} leaves to the spines'} of its plane",
+        add("Connect to its spines" if len(leaves) == 1 else f"Connect {len(leaves)} leaves to their spines",
             lambda: edit.mesh_to_spines(targets))
+    spines = edit.switches_in(targets, "spine")
+    if spines and fabric.cores():
+        add("Connect to its cores" if len(spines) == 1 else f"Connect {len(spines)} spines to their cores",
+            lambda: edit.mesh_to_cores(targets))
     trace_from = next((i for i in targets if i in fabric.servers or ("/" in i and "~" not in i
                                                                      and split_endpoint(i)[0] in fabric.servers)), None)
     if trace_from:

@@ -1,6 +1,7 @@
 """The Edit and Design menus' work on the selection, each edit one undo step: delete, copy, paste,
-duplicate, add servers to an SU, cable NICs to their rail leaves, connect leaves to the spines of
-their plane, re-address. The canvas's context menu offers the same edits for what was clicked."""
+duplicate, add servers to an SU, cable NICs to their rail leaves, connect leaves to their spines and
+spines to their cores, re-address. The canvas's context menu offers the same edits for what was
+clicked."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from PySide6.QtCore import QMimeData
 from PySide6.QtWidgets import QApplication
 
 from ..model.ids import split_endpoint
-from ..planning.bulk import rail_cabling, spine_mesh
+from ..planning.bulk import core_mesh, rail_cabling, spine_mesh
 from ..planning.copying import Clip, copy_devices, paste_plan
 from .commands import (AddDeviceCommand, AddressCommand, ConnectCommand, DisconnectCommand, MacroCommand,
                        RecableCommand, RemoveDeviceCommand, ReplanCommand)
@@ -50,8 +51,11 @@ class EditActions:
         return sorted(out)
 
     def leaves_in(self, ids) -> list[str]:
+        return self.switches_in(ids, "leaf")
+
+    def switches_in(self, ids, role: str) -> list[str]:
         f = self.fabric
-        return [i for i in ids if i in f.switches and f.switches[i].role.value == "leaf"]
+        return [i for i in ids if i in f.switches and f.switches[i].role.value == role]
 
     def links_in(self, ids) -> list[str]:
         """The selected cables and every cable of the selected devices."""
@@ -147,12 +151,22 @@ class EditActions:
     def mesh_to_spines(self, ids=None) -> bool:
         leaves = self.leaves_in(self.selection(ids))
         if not leaves:
-            self.status("select leaves to connect to the spines of their plane")
+            self.status("select leaves to connect to their spines")
             return False
         plan = spine_mesh(self.fabric, leaves)
         return self._run_plan(plan, ConnectCommand(self.fabric, pairs=plan.steps,
                                                    text=f"Connect {len(leaves)} leaves to their spines"),
                               "uplinks drawn to the spines", "leaves meshed already")
+
+    def mesh_to_cores(self, ids=None) -> bool:
+        spines = self.switches_in(self.selection(ids), "spine")
+        if not spines:
+            self.status("select spines to connect to the cores of their core group")
+            return False
+        plan = core_mesh(self.fabric, spines)
+        return self._run_plan(plan, ConnectCommand(self.fabric, pairs=plan.steps,
+                                                   text=f"Connect {len(spines)} spines to their cores"),
+                              "uplinks drawn to the cores", "spines meshed already")
 
     def _run_plan(self, plan, command, done: str, already: str) -> bool:
         note = f"; {len(plan.problems)} not possible: {plan.problems[0]}" if plan.problems else ""

@@ -77,3 +77,22 @@ def expected_spines(fabric: Fabric, leaf: Switch) -> list[str]:
     """Spine ids ``leaf`` should reach: those of its plane, spine group and (per-rail) spine plane."""
     key = mesh_key(fabric, leaf)
     return [s.id for s in fabric.spines() if mesh_key(fabric, s) == key]
+
+
+def expected_cores(fabric: Fabric, spine: Switch) -> tuple[int | None, list[str]]:
+    """(core group, core ids) a spine's uplinks should reach, in its own fabric plane: the core group
+    its core uplinks already go to (the one with most of them), else core group j for the j-th spine
+    of its spine group (the planner's rule: spine j of every group to core group j)."""
+    switches = fabric.switches
+    reached: dict[int, int] = {}
+    for _, core_ep in spine_links(fabric, spine.id).uplinks:
+        core = switches[core_ep.partition("/")[0]]
+        if core.fabric_plane == spine.fabric_plane and core.group is not None:
+            reached[core.group] = reached.get(core.group, 0) + 1
+    if reached:
+        group = min(reached, key=lambda g: (-reached[g], g))
+    else:
+        key = mesh_key(fabric, spine)
+        group = [s.id for s in fabric.spines() if mesh_key(fabric, s) == key].index(spine.id) + 1
+    cores = [c.id for c in fabric.cores() if c.fabric_plane == spine.fabric_plane and c.group == group]
+    return group, cores

@@ -67,3 +67,37 @@ def test_render_draws_a_three_tier_and_a_twin_plane_design(qapp, tmp_path, make,
     assert main(["render", str(design), "-o", str(tmp_path / "d.svg")]) == 0
     svg = (tmp_path / "d.svg").read_text()
     assert all(c.id in svg for c in f.cores()) and ("cores" in svg) == bool(f.cores())
+
+
+def _one_undo_step(window, before: str) -> None:
+    from designer.storage import dumps
+    stack = window.document.undo_stack
+    after = dumps(window.document.fabric)
+    assert after != before and stack.count() == 1
+    stack.undo()
+    assert dumps(window.document.fabric) == before
+    stack.redo()
+    assert dumps(window.document.fabric) == after
+
+
+def test_connect_spines_to_their_cores_is_one_undo_step_and_addresses_every_uplink(window, open_design):
+    from PySide6.QtCore import QPointF
+    from designer.gui.context_menu import context_menu
+    from designer.storage import dumps
+    f = open_design(three_tier())
+    for spine in ("sg1-spine-02", "sg2-spine-02"):
+        for link in [l for l in f.links_of(spine) if "core" in l.id]:
+            f.disconnect(link.id)
+    window.scene.select_ids(["sg1-spine-02", "sg2-spine-02"])
+    menu = context_menu(window, "sg2-spine-02", QPointF())
+    before = dumps(f)
+    next(a for a in menu.actions() if a.text() == "Connect 2 spines to their cores").trigger()
+    uplinks = [l for s in ("sg1-spine-02", "sg2-spine-02") for l in f.links_of(s) if "core" in l.id]
+    assert len(uplinks) == 2 * 32 and {f.switches[l.a.split("/")[0]].group for l in uplinks} == {2}
+    assert all(l.a in f.addresses and l.b in f.addresses for l in uplinks)
+    _one_undo_step(window, before)
+    window.document.undo_stack.undo()
+    window.document.undo_stack.clear()
+    window.scene.select_ids(["su1-leaf-r0"])
+    assert not window.edit.mesh_to_cores()
+    assert "select spines" in window.statusBar().currentMessage()
