@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QFormLayout
 
 from designer.cli import main
 from designer.gui import style
@@ -101,3 +102,48 @@ def test_connect_spines_to_their_cores_is_one_undo_step_and_addresses_every_upli
     window.scene.select_ids(["su1-leaf-r0"])
     assert not window.edit.mesh_to_cores()
     assert "select spines" in window.statusBar().currentMessage()
+
+
+def _form(inspector) -> dict[str, str]:
+    form, out = inspector.form, {}
+    for row in range(form.rowCount()):
+        label = form.itemAt(row, QFormLayout.LabelRole)
+        field = form.itemAt(row, QFormLayout.FieldRole)
+        if label is not None and field is not None:
+            widget = field.widget()
+            out[label.widget().text()] = widget.text() if hasattr(widget, "text") else ""
+    return out
+
+
+def test_the_inspector_shows_a_cores_group_and_plane_and_edits_them_as_undoable_steps(window, open_design, qtbot):
+    from designer.storage import dumps
+    f = open_design(three_tier())
+    window.scene.select_ids(["cg3-core-01"])
+    shown = _form(window.inspector)
+    assert shown["Role"] == "core (super-spine)" and shown["Core group"] == "3" and shown["Fabric plane"] == "0"
+    assert shown["ASN"] == str(f.settings.core_asn)
+    before = dumps(f)
+    window.inspector.fields["group"].setValue(5)
+    assert f.switches["cg3-core-01"].group == 5 and window.document.undo_stack.count() == 1
+    assert window.document.undo_stack.text(0) == "Put cg3-core-01 in core group 5"
+    window.document.undo_stack.undo()
+    assert dumps(f) == before
+    window.scene.select_ids(["su3-leaf-r0"])
+    assert _form(window.inspector)["Spine group"] == "2"
+    window.inspector.fields["group"].setValue(0)                        # "none"
+    assert f.switches["su3-leaf-r0"].group is None
+    assert window.inspector.fields["group"].text() == "none"
+    window.inspector.fields["fabric_plane"].setValue(1)
+    assert f.switches["su3-leaf-r0"].fabric_plane == 1
+    assert any(x.code == "RD049" for x in window.checks.run_now() or window.checks.findings)
+
+
+def test_the_inspector_shows_a_nics_fabric_plane(window, open_design):
+    open_design(twin_plane())
+    window.view.centre_on_ids(["su1-srv01"])              # zoomed in: NICs are drawn (and selectable)
+    window.scene.select_ids(["su1-srv01/nic1"])
+    shown = _form(window.inspector)
+    assert shown["Fabric plane"].startswith("1")
+    window.scene.select_ids(["pl1-su1-leaf-r0"])
+    shown = _form(window.inspector)
+    assert shown["Fabric plane"] == "1" and shown["Spine group"] == "none"
