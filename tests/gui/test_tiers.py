@@ -147,3 +147,124 @@ def test_the_inspector_shows_a_nics_fabric_plane(window, open_design):
     window.scene.select_ids(["pl1-su1-leaf-r0"])
     shown = _form(window.inspector)
     assert shown["Fabric plane"] == "1" and shown["Spine group"] == "none"
+
+
+def _press_and_hover(qtbot, view, start, end, modifier):
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+    vp = view.viewport()
+    QTest.mousePress(vp, Qt.LeftButton, modifier, start)
+    for i in range(1, 7):
+        QTest.mouseMove(vp, start + (end - start) * i / 6)
+    qtbot.wait(1)
+
+
+def _release(qtbot, view, end, modifier):
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+    QTest.mouseRelease(view.viewport(), Qt.LeftButton, modifier, end)
+    qtbot.wait(1)
+
+
+def _point(view, item):
+    return view.mapFromScene(item.sceneBoundingRect().center())
+
+
+def test_a_leaf_dragged_onto_another_spine_groups_spine_shows_the_checks_verdict_before_the_drop(window, open_design,
+                                                                                              qtbot):
+    from PySide6.QtCore import Qt
+    from designer.gui.interactions.base import BAD, OK
+    f = open_design(three_tier())
+    for switch in ("su1-leaf-r0", "sg2-spine-01", "sg1-spine-01"):
+        f.disconnect(f.links_of(switch)[-1].id)
+    window.document.undo_stack.clear()
+    scene, view = window.scene, window.view
+    view.centre_on_ids(["su1-leaf-r0", "sg2-spine-01"])
+    start, wrong = _point(view, scene.devices["su1-leaf-r0"]), _point(view, scene.devices["sg2-spine-01"])
+    _press_and_hover(qtbot, view, start, wrong, Qt.ShiftModifier)
+    message = window.statusBar().currentMessage()
+    assert "RD043 would report" in message and "spine group 2" in message, message
+    assert view._interaction.line.item.pen().color() == BAD
+    right = _point(view, scene.devices["sg1-spine-01"])
+    for i in range(1, 4):
+        from PySide6.QtTest import QTest
+        QTest.mouseMove(view.viewport(), wrong + (right - wrong) * i / 3)
+    assert view._interaction.line.item.pen().color() == OK
+    assert window.statusBar().currentMessage().startswith("drop to cable su1-leaf-r0/")
+    _release(qtbot, view, right, Qt.ShiftModifier)
+    assert window.document.undo_stack.count() == 1 and "the checks report" not in window.statusBar().currentMessage()
+
+
+def test_a_nic_dragged_onto_the_other_planes_leaf_is_red_before_the_drop_and_reported_after(window, open_design, qtbot):
+    from PySide6.QtCore import Qt
+    from designer.gui.interactions.base import BAD
+    f = open_design(twin_plane())
+    f.disconnect(f.link_at("su1-srv02/nic0").id)            # room on plane 0's rail-0 leaf
+    window.document.undo_stack.clear()
+    scene, view = window.scene, window.view
+    view.centre_on_ids(["su1-srv01", "pl0-su1-leaf-r0"])
+    scene.clearSelection()
+    nic = "su1-srv01/nic1"                                  # rail 0 on plane 1
+    start, target = _point(view, scene.nics[nic]), _point(view, scene.devices["pl0-su1-leaf-r0"])
+    _press_and_hover(qtbot, view, start, target, Qt.NoModifier)
+    message = window.statusBar().currentMessage()
+    assert "RD044 would report" in message and "fabric plane 1" in message, message
+    assert view._interaction.line.item.pen().color() == BAD
+    _release(qtbot, view, target, Qt.NoModifier)
+    assert f.peer(nic).startswith("pl0-su1-leaf-r0/")
+    assert "the checks report RD044" in window.statusBar().currentMessage()
+    findings = window.checks.run_now()
+    assert any(x.code == "RD044" and f.link_at(nic).id in x.ids for x in findings)
+    assert scene.links[f.link_at(nic).id].mark == "error"
+
+
+def _drop_model(window, kind, model_id, scene_point):
+    from PySide6.QtCore import QPointF, Qt
+    from PySide6.QtGui import QDragEnterEvent, QDropEvent
+    from PySide6.QtWidgets import QApplication
+    palette = window.palette.list
+    row = next(i for i in range(palette.count()) if palette.item(i).data(Qt.UserRole) == (kind, model_id))
+    mime = palette.mimeData([palette.item(row)])
+    target = window.view.mapFromScene(scene_point)
+    vp = window.view.viewport()
+    QApplication.sendEvent(vp, QDragEnterEvent(target, Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier))
+    QApplication.sendEvent(vp, QDropEvent(QPointF(target), Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier))
+
+
+def test_palette_cores_spines_and_leaves_land_in_the_group_and_plane_under_the_mouse(window, open_design):
+    from PySide6.QtCore import QPointF
+    f = open_design(three_tier())
+    layout = window.scene.layout
+    band = next(b for b in layout.bands if b.kind == "cores" and b.group == 3)
+    window.view.show_rect(window.scene.devices["cg3-core-01"].sceneBoundingRect())
+    _drop_model(window, "core", "nvidia-sn5400", QPointF(band.box.x + band.box.w - 2, band.box.cy))
+    assert f.switches["cg3-core-02"].group == 3 and f.switches["cg3-core-02"].role.value == "core"
+    assert f.asns["cg3-core-02"] == f.settings.core_asn and "cg3-core-02/lo" in f.addresses
+    assert "core group 3" in window.statusBar().currentMessage()
+    assert window.scene.layout.band_at(*(lambda b: (b.cx, b.cy))(window.scene.layout.boxes["cg3-core-02"]),
+                                        "cores").group == 3
+    pod = next(b for b in layout.bands if b.kind == "pod" and b.group == 2)
+    spines = next(b for b in layout.bands if b.kind == "spines" and b.group == 2)
+    window.view.fit()
+    _drop_model(window, "spine", "nvidia-sn5400", QPointF(spines.box.cx, spines.box.cy))
+    added = sorted(set(f.switches) - {s.id for s in three_tier().switches.values()} - {"cg3-core-02"})
+    assert added == ["sg2-spine-17"] and f.switches["sg2-spine-17"].group == 2
+    assert f.asns["sg2-spine-17"] == f.asns["sg2-spine-01"]                  # the group's shared ASN
+    assert pod.box.contains(window.scene.layout.boxes["sg2-spine-17"].cx, window.scene.layout.boxes["sg2-spine-17"].cy)
+    window.document.undo_stack.undo()
+    window.document.undo_stack.undo()
+    assert "cg3-core-02" not in f.switches and "sg2-spine-17" not in f.switches
+
+
+def test_a_leaf_dropped_on_a_plane_1_lane_is_a_plane_1_leaf_and_a_pasted_server_keeps_its_planes(window, open_design):
+    from PySide6.QtCore import QPointF
+    f = open_design(twin_plane())
+    lane = next(l for l in window.scene.layout.lanes if (l.su, l.rail, l.fabric_plane) == (1, 3, 1))
+    _drop_model(window, "leaf", "nvidia-sn5600", QPointF(lane.box.cx, lane.box.y + lane.box.h - 4))
+    leaf = f.switches["pl1-su1-leaf-r3-2"]
+    assert (leaf.rail, leaf.fabric_plane, leaf.su) == (3, 1, 1)
+    clip = window.edit.copy(["su1-srv01"])
+    assert window.edit.paste(su=1, clip=type(clip).from_json(clip.to_json()))
+    pasted = f.servers["su1-srv65"]
+    assert [n.fabric_plane for n in pasted.nics] == [n.fabric_plane for n in f.servers["su1-srv01"].nics]
+    assert {n.fabric_plane for n in pasted.nics} == {0, 1}
