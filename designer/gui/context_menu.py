@@ -56,9 +56,13 @@ def context_menu(window, model_id: str | None, scene_pos) -> QMenu | None:
         add(f"Select both ends ({split_endpoint(link.a)[0]}, {split_endpoint(link.b)[0]})",
             lambda: scene.select_ids([split_endpoint(link.a)[0], split_endpoint(link.b)[0]]))
     rail = _rail_of(fabric, model_id)
-    if rail is not None:
+    plane = _plane_of(fabric, model_id) if fabric.settings.fabric_planes > 1 else None
+    if rail is not None or plane is not None:
         menu.addSeparator()
+    if rail is not None:
         add(f"Highlight rail {rail}", lambda: window.nav.highlight_rail(rail))
+    if plane is not None:
+        add(f"Show only fabric plane {plane}", lambda: window.nav.highlight_plane(plane))
     su = scene.layout.su_of.get(device) if device else scene.su_at(scene_pos)
     menu.addSeparator()
     if su is not None:
@@ -87,4 +91,15 @@ def _rail_of(fabric, model_id: str | None) -> int | None:
     device, _, port = model_id.partition("/")
     if port and device in fabric.servers:
         return fabric.nic(model_id).rail
+    return None
+
+
+def _plane_of(fabric, model_id: str | None) -> int | None:
+    if not model_id or "~" in model_id:
+        return None
+    if model_id in fabric.switches:
+        return fabric.switches[model_id].fabric_plane
+    device, _, port = model_id.partition("/")
+    if port and device in fabric.servers:
+        return fabric.nic(model_id).fabric_plane
     return None

@@ -1,5 +1,6 @@
 """Finding and showing things on a large canvas: Find by name (Ctrl+F) over ids and host names,
-collapsing SUs, highlighting a rail, the analysis overlays, and the View menu's other commands."""
+collapsing SUs, highlighting a rail or a fabric plane, the analysis overlays, and the View menu's
+other commands."""
 
 from __future__ import annotations
 
@@ -116,9 +117,18 @@ class ViewActions:
         w.status(f"rail {rail} highlighted; click it in the legend again to show every rail"
                  if rail is not None else "every rail shown")
 
+    def highlight_plane(self, plane) -> None:
+        w = self.window
+        w.marks.highlight_plane(plane)
+        w.legend.highlighted_plane = plane
+        w.legend.update()
+        w.status(f"fabric plane {plane} shown, the other planes dimmed; click it in the legend again to show every "
+                 "plane" if plane is not None else "every fabric plane shown")
+
     def clear_highlight(self) -> None:
         self.window.marks.clear_overlay()
         self.highlight_rail(None)
+        self.highlight_plane(None)
         self.window.legend.set_extra([])
 
     def toggle_legend(self) -> None:

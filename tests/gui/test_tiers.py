@@ -268,3 +268,42 @@ def test_a_leaf_dropped_on_a_plane_1_lane_is_a_plane_1_leaf_and_a_pasted_server_
     pasted = f.servers["su1-srv65"]
     assert [n.fabric_plane for n in pasted.nics] == [n.fabric_plane for n in f.servers["su1-srv01"].nics]
     assert {n.fabric_plane for n in pasted.nics} == {0, 1}
+
+
+def test_the_legend_lists_the_fabric_planes_and_a_click_shows_one_plane_alone(window, open_design):
+    from PySide6.QtCore import QPoint, QPointF, Qt
+    from PySide6.QtTest import QTest
+    from designer.gui.context_menu import context_menu
+    f = open_design(twin_plane())
+    legend, scene = window.legend, window.scene
+    rows = legend._lines()
+    assert [r[2] for r in rows if r[0] == "plane"] == ["plane 0 (plain)", "plane 1"]
+    row = next(i for i, r in enumerate(rows) if r[:2] == ("plane", 1))
+    QTest.mouseClick(legend, Qt.LeftButton, Qt.NoModifier, QPoint(20, 6 + 16 * row + 8))
+    assert window.marks.plane == 1 and legend.highlighted_plane == 1
+    assert scene.devices["pl0-su1-leaf-r0"].dimmed and not scene.devices["pl1-su1-leaf-r0"].dimmed
+    assert scene.devices["pl0-spine-01"].dimmed and not scene.devices["su1-srv01"].dimmed
+    assert scene.nics["su1-srv01/nic0"].dimmed and not scene.nics["su1-srv01/nic1"].dimmed
+    assert scene.links[f.link_at("su1-srv01/nic0").id].dimmed and not scene.links[f.link_at("su1-srv01/nic1").id].dimmed
+    uplink = next(l for l in f.links_of("pl1-su1-leaf-r0") if "spine" in l.id)
+    assert not scene.links[uplink.id].dimmed
+    QTest.mouseClick(legend, Qt.LeftButton, Qt.NoModifier, QPoint(20, 6 + 16 * row + 8))
+    assert window.marks.plane is None and not scene.devices["pl0-su1-leaf-r0"].dimmed
+    menu = context_menu(window, "pl1-spine-02", QPointF())
+    next(a for a in menu.actions() if a.text() == "Show only fabric plane 1").trigger()
+    assert window.marks.plane == 1 and scene.devices["pl0-spine-02"].dimmed
+    window.actions_by_name["clear_highlight"].trigger()
+    assert window.marks.plane is None and not scene.devices["pl0-spine-02"].dimmed
+    open_design(three_tier())
+    assert not [r for r in legend._lines() if r[0] == "plane"]          # one plane: nothing to choose
+
+
+def test_hovering_a_core_spine_or_plane_port_says_its_group_and_plane(qapp):
+    from designer.gui.tooltips import tooltip
+    f = three_tier()
+    core = tooltip(f, "cg2-core-01")
+    assert "core, core group 2" in core and "Shift+drag to a spine" in core and str(f.settings.core_asn) in core
+    assert "spine, spine group 2" in tooltip(f, "sg2-spine-01")
+    t = twin_plane()
+    assert "fabric plane 1" in tooltip(t, "su1-srv01/nic1") and "fabric plane 1" in tooltip(t, "pl1-spine-01")
+    assert "fabric plane" not in tooltip(f, "su1-srv01/nic1")
