@@ -307,3 +307,42 @@ def test_hovering_a_core_spine_or_plane_port_says_its_group_and_plane(qapp):
     t = twin_plane()
     assert "fabric plane 1" in tooltip(t, "su1-srv01/nic1") and "fabric plane 1" in tooltip(t, "pl1-spine-01")
     assert "fabric plane" not in tooltip(f, "su1-srv01/nic1")
+
+
+def test_a_path_between_spine_groups_is_drawn_through_its_core_hop(window, open_design):
+    from designer.analysis.paths import trace
+    from designer.analysis.routing import Forwarding
+    f = open_design(preset_fabric("b200-superpod", sus=4, core_tier="on", sus_per_group=2, servers_per_su=4))
+    dock, scene = window.analysis, window.scene
+    dock.source.setText("su1-srv01:nic0")
+    dock.target.setText("su3-srv02:nic0")
+    assert dock.trace()
+    expected = trace(Forwarding(f), "su1-srv01/nic0", "su3-srv02/nic0")
+    hops = [h.device for h in expected.request.hops]
+    cores = [h for h in hops if h in f.switches and f.switches[h].role.value == "core"]
+    assert len(cores) == 1 and hops.index(cores[0]) == 3                 # leaf, spine, core, spine, leaf
+    on_path = {l for h in expected.request.hops + expected.reply.hops for l in h.links}
+    spine_core = {l for l in on_path if "core" in l}
+    assert spine_core and all(scene.links[l].overlay == "path" and not scene.links[l].dimmed for l in spine_core)
+    nodes = {h.device for h in expected.request.hops + expected.reply.hops}
+    assert all(scene.devices[c.id].dimmed != (c.id in nodes) for c in f.cores())
+    top = dock.hops.topLevelItem(0).child(0)
+    assert cores[0] in [top.child(i).text(0).split(". ")[1] for i in range(top.childCount())]
+
+
+def test_collision_loads_colour_the_spine_core_cables(window, open_design, qtbot):
+    from designer.analysis.collisions import analyze
+    from designer.analysis.flows import flows
+    from designer.analysis.routing import Forwarding
+    from designer.gui.analysis_worker import link_utilisation
+    f = open_design(preset_fabric("b200-superpod", sus=4, core_tier="on", sus_per_group=2, servers_per_su=4))
+    dock, scene = window.analysis, window.scene
+    dock.pattern.setCurrentText("alltoall")
+    dock.routing.setCurrentText("ppd")
+    dock.trials.setValue(2)
+    assert dock.analyze() and dock.wait(60_000) and dock.result is not None, dock.analysis_note.text()
+    expected = link_utilisation(f, analyze(Forwarding(f), flows(f, "alltoall"), "ppd", 2, 0, "alltoall"))
+    assert dock.result["utilisation"] == expected
+    upper = {l for l in expected if "core" in l}
+    assert upper and all(scene.links[l].overlay.startswith("load") for l in upper)
+    assert {i for i, item in scene.links.items() if item.overlay and item.overlay.startswith("load")} == set(expected)
