@@ -118,8 +118,9 @@ def cable_findings(fabric, a: str, b: str, gone: Link | None = None) -> list[Fin
     speeds = [fabric.endpoint_speed(ep) for ep in (a, b)]
     link = Link(*sorted((a, b), key=natural_key), min(s for s in speeds if s is not None) if any(speeds) else 0)
     rules = [r for r in registered() if r.code in CABLE_RULES]
-    before = {(f.code, f.message) for r in rules for f in run_guarded(r, CableContext(fabric, link, False, gone))}
-    after = [f for r in rules for f in run_guarded(r, CableContext(fabric, link, True, gone))]
+    without, with_it = CableContext(fabric, link, False, gone), CableContext(fabric, link, True, gone)
+    before = {(f.code, f.message) for r in rules for f in run_guarded(r, without)}
+    after = [f for r in rules for f in run_guarded(r, with_it)]
     new = [f for f in after if (f.code, f.message) not in before and _names_both_ends(f, link)]
     return sorted(new, key=lambda f: (f.severity.rank, f.code))
 

@@ -40,10 +40,12 @@ class CableRouting:
         dev_a, _, port_a = link.a.partition("/")
         dev_b, _, port_b = link.b.partition("/")
         item.set_state(*self._rail_of(link.a, dev_a, link.b, dev_b))
-        planes = self._planes_of(link.a, dev_a, link.b, dev_b)
+        sw_a, sw_b = switches.get(dev_a), switches.get(dev_b)
+        planes = (sw_a.fabric_plane if sw_a is not None else self.nics[link.a].fabric_plane,
+                  sw_b.fabric_plane if sw_b is not None else self.nics[link.b].fabric_plane)
         if planes != item.planes:
-            item.planes = planes
-        item.fabric_tier = dev_a in switches and dev_b in switches
+            item.planes = planes       # the fabric planes of its ends (a cable joining two is on both)
+        item.fabric_tier = sw_a is not None and sw_b is not None
         box_a, box_b = layout.boxes.get(dev_a), layout.boxes.get(dev_b)
         end_a = geo.anchor_at(layout, dev_a, port_a, self._ports(dev_a) if dev_a in switches else _NO_PORTS,
                               box_b.y if box_b else 0.0)
@@ -94,10 +96,3 @@ class CableRouting:
         if leafless:
             return style.UPPER_TIER, False
         return leaf_rail, plane is not None and leaf_rail is not None and plane != leaf_rail
-
-    def _planes_of(self, a: str, dev_a: str, b: str, dev_b: str) -> tuple[int, int]:
-        """The fabric planes of a cable's two ends (a cable joining two planes is on both)."""
-        switches, nics = self.fabric.switches, self.nics
-        return tuple(switches[dev].fabric_plane if dev in switches else nics[ep].fabric_plane
-                     for ep, dev in ((a, dev_a), (b, dev_b)))
-

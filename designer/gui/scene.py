@@ -110,12 +110,10 @@ class FabricScene(CableRouting, QGraphicsScene):
         for gone in [l for l in self.links if l not in links]:
             self.removeItem(self.links.pop(gone))
             self.overview.hide_link(gone)
-        decorate = self.decorate
+        fresh = []
         for link_id in new_links:
-            item = self.links[link_id] = LinkItem(link_id, None, False)
-            self.addItem(item)
-            if decorate:
-                decorate(item)
+            fresh.append(LinkItem(link_id, None, False))
+            self.links[link_id] = fresh[-1]
         touched = set(new_links)        # a new device's cables are new cables: only changed ones need a look
         for device_id in changed:
             touched.update(self._links_touching(device_id))
@@ -123,6 +121,11 @@ class FabricScene(CableRouting, QGraphicsScene):
             touched |= self.relayout(skip=added)
         for link_id in touched:
             self._refresh_link(link_id)
+        decorate = self.decorate
+        for item in fresh:              # routed first: the scene's index takes each cable once, where it ends up
+            self.addItem(item)
+            if decorate:
+                decorate(item)
         self.reconciled.emit()
 
     # ------------------------------------------------------------------ items

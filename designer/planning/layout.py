@@ -221,12 +221,16 @@ def compute(fabric: Fabric, collapsed=frozenset(), columns: int | None = None) -
     pod_of = tiers.pods_of(g.leaves_by_su, sus)
     cells = _cells(sus, pod_of)
     in_pods = {group for group, _ in cells if group is not None}
-    pod_spines = {group: [s for s in fabric.spines() if s.group == group] for group in in_pods}
-    free_spines = [s for s in fabric.spines() if s.group not in in_pods]
+    spines = fabric.spines()
+    pod_spines: dict[int, list[Switch]] = {group: [] for group in in_pods}
+    free_spines = []
+    for spine in spines:
+        (pod_spines[spine.group] if spine.group in pod_spines else free_spines).append(spine)
     width_su = max((len(c) for _, c in cells), default=1)
     cell_w = width_su * (g.block_w + SU_GAP) - SU_GAP
     pod_bands = {group: tiers.bands_of("spines", pod_spines[group], g.planes, in_pod=True) for group in in_pods}
-    pod_rows = max((tiers.rows_needed(b, cell_w) for b in pod_bands.values()), default=0)
+    pod_slots = tiers.band_slots(*pod_bands.values())
+    pod_rows = max((tiers.rows_needed(b, cell_w, pod_slots) for b in pod_bands.values()), default=0)
     head = tiers.POD_TITLE + tiers.band_height(pod_rows) + tiers.POD_SPINE_GAP if in_pods else 0.0
     gap_x = tiers.POD_GAP if in_pods else SU_GAP
     out.columns = columns or _columns(len(cells), cell_w + gap_x, head + g.full_h + SU_ROW_GAP)
@@ -246,7 +250,7 @@ def compute(fabric: Fabric, collapsed=frozenset(), columns: int | None = None) -
         row_h = head + max(g.height(su, collapsed) for _, c in row for su in c)
         for col, (group, members) in enumerate(row):
             x = col * (cell_w + gap_x)
-            bottom = max(bottom, _cell(out, g, group, members, x, y, cell_w, head, pod_rows,
+            bottom = max(bottom, _cell(out, g, group, members, x, y, cell_w, head, (pod_slots, pod_rows),
                                        pod_bands.get(group, []), collapsed))
         y += row_h + SU_ROW_GAP
     out.width, out.height = width, max(bottom, SWITCH_H if fabric.switches else 0.0)
@@ -263,10 +267,11 @@ def _cells(sus: list, pod_of: dict) -> list[tuple[int | None, list]]:
     return [(group, pods[group]) for group in sorted(pods)] + [(None, [su]) for su in sus if su not in pod_of]
 
 
-def _cell(out: Layout, g: _Grid, group, members, x, y, cell_w, head, pod_rows, bands, collapsed) -> float:
-    """Place one grid cell (a pod: its spines and SUs; or an SU); returns where its contents end (y)."""
+def _cell(out: Layout, g: _Grid, group, members, x, y, cell_w, head, pod_shape, bands, collapsed) -> float:
+    """Place one grid cell (a pod: its spines and SUs; or an SU); returns where its contents end (y).
+    ``pod_shape``: (slots per spine band, rows of spine bands) every pod shares."""
     if group is not None:
-        tiers.place_bands(out, bands, x, y + tiers.POD_TITLE, cell_w, pod_rows)
+        tiers.place_bands(out, bands, x, y + tiers.POD_TITLE, cell_w, *pod_shape)
     last = y
     for i, su in enumerate(members):
         last = max(last, g.place(out, su, x + i * (g.block_w + SU_GAP), y + head, collapsed))

@@ -57,6 +57,9 @@ class _Pools:
     def __init__(self, fabric: Fabric):
         self.fabric = fabric
         self._held: dict[tuple[int, int], Counter] = {}
+        # (base, prefix, length) -> no free block of that pool lies below this (until a release): many
+        # cables addressed in one call would otherwise each scan the pool from its base again
+        self._floor: dict[tuple[int, int, int], int] = {}
 
     def held(self, base: int, prefix: int) -> Counter:
         """address int -> how many keys hold it, for the addresses inside base/prefix."""
@@ -88,15 +91,27 @@ class _Pools:
         for (base, prefix), held in self._held.items():
             if base <= addr < base + size(prefix) and held[addr] > 0:
                 held[addr] -= 1
+        self._lower_floors(addr)
+
+    def _lower_floors(self, addr: int) -> None:
+        for key, floor in self._floor.items():
+            base, prefix, length = key
+            if base <= addr < min(floor, base + size(prefix)):
+                self._floor[key] = addr - (addr - base) % length
 
     def free_block(self, name: str, base: int, prefix: int, length: int, giving_up=()) -> int:
         """The lowest aligned block of ``length`` addresses in the pool that no key holds (the
         addresses in ``giving_up`` are about to be replaced, so they count as free)."""
         held = self.held(base, prefix)
         mine = Counter(split_cidr(c)[0] for c in giving_up if c)
-        start, end = base, base + size(prefix)
+        end = base + size(prefix)
+        start = self._floor.get((base, prefix, length), base)
+        for addr in mine:
+            if base <= addr < start:
+                start = addr - (addr - base) % length
         while start + length <= end:
             if not any(held.get(a, 0) - mine.get(a, 0) > 0 for a in range(start, start + length)):
+                self._floor[(base, prefix, length)] = start
                 return start
             start += length
         raise PlanningError([f"{name} {cidr_str(base, prefix)} has no free block of {length} addresses left; "

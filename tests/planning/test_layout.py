@@ -146,3 +146,24 @@ def test_a_twin_plane_design_has_a_row_of_leaves_per_plane_and_a_band_of_spines_
         box = out.boxes[spine.id]
         assert out.band_at(box.cx, box.cy).fabric_plane == spine.fabric_plane
     assert not _overlaps(out.boxes[s.id] for s in f.switches.values())
+
+
+def test_adding_deleting_or_regrouping_one_upper_switch_moves_no_other_device():
+    from designer.model.entities import Role, Switch
+    f = _three_tier()
+    before = geo.compute(f)
+
+    def moved(after):
+        return {d for d in before.boxes if d in after.boxes and before.boxes[d] != after.boxes[d]}
+    f.add_switch(Switch("cg3-core-02", "cg3-core-02", Role.CORE, "nvidia-sn5400", group=3))
+    after = geo.compute(f)
+    assert moved(after) == set()
+    band = after.band_at(after.boxes["cg3-core-02"].cx, after.boxes["cg3-core-02"].cy, "cores")
+    assert band.group == 3
+    f.remove_device("sg1-spine-03")
+    assert moved(geo.compute(f)) == set()
+    f.set_switch_group("sg1-spine-05", 2)
+    after = geo.compute(f)
+    assert moved(after) == {"sg1-spine-05"}
+    assert after.band_at(after.boxes["sg1-spine-05"].cx, after.boxes["sg1-spine-05"].cy, "pod").group == 2
+    assert not _overlaps(after.boxes[s.id] for s in f.switches.values())

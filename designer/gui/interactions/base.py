@@ -24,6 +24,14 @@ class Interaction:
         self.scene = scene
         self.document = document
         self.status = status
+        self._judged: tuple | None = None
+
+    def judged(self, target: str, judge_it: Callable):
+        """What ``judge_it()`` says about ``target``, asked once while the cursor stays over it (a
+        verdict runs the checks' rules: at 64 SUs ~15 ms, too much for every mouse move)."""
+        if self._judged is None or self._judged[0] != target:
+            self._judged = (target, judge_it())
+        return self._judged[1]
 
     def move(self, pos: QPointF) -> None:
         pass

@@ -43,6 +43,11 @@ class CableEndDragInteraction(Interaction):
         self.line = PreviewLine(scene, start)
         self.status(f"drag {moving} onto another device to move this end of the cable there; Esc cancels")
 
+    def _target_at(self, pos: QPointF):
+        """`_target`, judged once per device under the cursor while the mouse moves."""
+        under = next((it.model_id for it in self.scene.items(pos) if isinstance(it, (NicItem, SwitchItem))), None)
+        return self.judged(under, lambda: self._target(pos)) if under else (None, None)
+
     def _target(self, pos: QPointF):
         """(command or None, Drop or None) for a drop at ``pos`` (None, None: not over a device)."""
         f = self.scene.fabric
@@ -74,7 +79,7 @@ class CableEndDragInteraction(Interaction):
 
     def move(self, pos: QPointF) -> None:
         self.line.set_end(pos)
-        command, drop = self._target(pos)
+        command, drop = self._target_at(pos)
         if drop is None:
             self.line.set_ok(None)
             self.status(f"drop on another device to move the {self.moving} end of the cable there")

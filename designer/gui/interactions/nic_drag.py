@@ -40,7 +40,7 @@ class NicDragInteraction(Interaction):
             self.line.set_ok(None)
             self.status(f"drop {self.nic_id} on a leaf of rail {self.scene.fabric.nic(self.nic_id).rail} to cable it there")
             return
-        drop = nic_verdict(self.scene.fabric, self.nic_id, target.model_id)
+        drop = self.judged(target.model_id, lambda: nic_verdict(self.scene.fabric, self.nic_id, target.model_id))
         self.line.show(drop)
         self.status(drop.message)
 

@@ -27,7 +27,7 @@ class WireDragInteraction(Interaction):
             a, b = free_port_pair(self.scene.fabric, self.switch_id, target.model_id)
         except ModelError as exc:
             return None, refuse(str(exc))
-        return (a, b), judge(self.scene.fabric, a, b)
+        return (a, b), self.judged(target.model_id, lambda: judge(self.scene.fabric, a, b))
 
     def move(self, pos: QPointF) -> None:
         self.line.set_end(pos)
