@@ -78,6 +78,27 @@ def open_design(app, window, path: Path, label: str, target_ms: float):
     row(f"  open + first check, findings shown", t_open + t_check, target_ms)
 
 
+def single_edits(app, window, cases) -> None:
+    """Each (name, make command): the edit, the re-check after it, its undo and redo; then every
+    edit undone again, so the design is as it was."""
+    doc = window.document
+    for name, make in cases:
+        command = make()
+        t, error = timed(app, window, lambda: doc.execute(command))
+        assert error is None, f"{name}: {error}"
+        row(name, t, 100)
+        t, _ = timed(app, window, window.checks.run_now)
+        row("  re-check after it", t, 100)
+        t, _ = timed(app, window, doc.undo_stack.undo)
+        row("  undo", t, 100)
+        t, _ = timed(app, window, doc.undo_stack.redo)
+        row("  redo", t, 100)
+        window.checks.run_now()
+    for _ in range(len(cases)):
+        doc.undo_stack.undo()
+    window.checks.run_now()
+
+
 def edits(app, window) -> None:
     from designer.gui.commands import (AddDeviceCommand, ConnectCommand, DisconnectCommand, MoveNicCommand,
                                        RehomeCommand, RemoveDeviceCommand, SetSwitchRailCommand)
@@ -104,20 +125,7 @@ def edits(app, window) -> None:
         ("re-home a cable end to another leaf", lambda: RehomeCommand(
             f, f.link_at("su2-srv02/nic1").id, f.peer("su2-srv02/nic1"), "su2-leaf-r1/" + f.free_ports("su2-leaf-r1")[0].name)),
     ]
-    for name, make in cases:
-        command = make()
-        t, error = timed(app, window, lambda: doc.execute(command))
-        assert error is None, f"{name}: {error}"
-        row(name, t, 100)
-        t, _ = timed(app, window, window.checks.run_now)
-        row("  re-check after it", t, 100)
-        t, _ = timed(app, window, doc.undo_stack.undo)
-        row("  undo", t, 100)
-        t, _ = timed(app, window, doc.undo_stack.redo)
-        row("  redo", t, 100)
-        window.checks.run_now()
-    t, _ = timed(app, window, lambda: [doc.undo_stack.undo() for _ in range(len(cases))])
-    window.checks.run_now()
+    single_edits(app, window, cases)
 
 
 def bulk(app, window) -> None:
@@ -230,45 +238,33 @@ def tier_edits(app, window) -> None:
         ("delete a spine (with its cables)", lambda: RemoveDeviceCommand(f, "sg1-spine-05")),
         ("re-rail a leaf (drag to another lane)", lambda: SetSwitchRailCommand(f, "su2-leaf-r3", 2)),
     ]
-    for name, make in cases:
-        command = make()
-        t, error = timed(app, window, lambda: doc.execute(command))
-        assert error is None, f"{name}: {error}"
-        row(name, t, 100)
-        t, _ = timed(app, window, window.checks.run_now)
-        row("  re-check after it", t, 100)
-        t, _ = timed(app, window, doc.undo_stack.undo)
-        row("  undo", t, 100)
-        t, _ = timed(app, window, doc.undo_stack.redo)
-        row("  redo", t, 100)
-        window.checks.run_now()
-    for _ in range(len(cases)):
-        doc.undo_stack.undo()
-    window.checks.run_now()
+    single_edits(app, window, cases)
 
 
 def tier_bulk(app, window) -> None:
     """Bulk edits of a three-tier design: one SU's leaves to their spines, one spine group's spines to
     their cores (each as one undo step, after taking those uplinks away)."""
-    from designer.gui.commands import DisconnectCommand, MacroCommand
-    doc, f, edit = window.document, window.document.fabric, window.edit
+    f, edit = window.document.fabric, window.edit
     leaves = [l.id for l in f.leaves() if l.su == 3]
-    doc.execute(MacroCommand(f, "unmesh", [DisconnectCommand(f, l.id) for leaf in leaves for l in f.links_of(leaf)
-                                             if "spine" in l.id]))
-    t, ok = timed(app, window, lambda: edit.mesh_to_spines(leaves))
-    row(f"connect SU3's {len(leaves)} leaves to their spine group's spines", t, 1000)
-    t, _ = timed(app, window, doc.undo_stack.undo)
-    row("  undo", t, 1000)
-    doc.undo_stack.undo()
+    _rewire(app, window, leaves, "spine", edit.mesh_to_spines,
+            f"connect SU3's {len(leaves)} leaves to their spine group's spines")
     spines = [s.id for s in f.spines() if s.group == 1]
-    doc.execute(MacroCommand(f, "unmesh", [DisconnectCommand(f, l.id) for s in spines for l in f.links_of(s)
-                                             if "core" in l.id]))
-    t, ok = timed(app, window, lambda: edit.mesh_to_cores(spines))
-    row(f"connect spine group 1's {len(spines)} spines to their cores", t, 1000)
+    _rewire(app, window, spines, "core", edit.mesh_to_cores, f"connect spine group 1's {len(spines)} spines to their cores")
+    window.checks.run_now()
+
+
+def _rewire(app, window, switches: list[str], upper: str, edit, name: str) -> None:
+    """Take the switches' cables to the ``upper`` tier away (not timed), then time the bulk edit that
+    draws them again and its undo."""
+    from designer.gui.commands import DisconnectCommand, MacroCommand
+    doc, f = window.document, window.document.fabric
+    doc.execute(MacroCommand(f, "unmesh", [DisconnectCommand(f, l.id) for s in switches for l in f.links_of(s)
+                                             if upper in l.id]))
+    t, _ = timed(app, window, lambda: edit(switches))
+    row(name, t, 1000)
     t, _ = timed(app, window, doc.undo_stack.undo)
     row("  undo", t, 1000)
     doc.undo_stack.undo()
-    window.checks.run_now()
 
 
 def main(argv: list[str]) -> int:

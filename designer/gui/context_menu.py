@@ -83,23 +83,19 @@ def _item(menu: QMenu, text: str, slot):
     return action
 
 
-def _rail_of(fabric, model_id: str | None) -> int | None:
+def _placed(fabric, model_id: str | None):
+    """The switch or NIC ``model_id`` names (what has a rail and a fabric plane), else None."""
     if not model_id or "~" in model_id:
         return None
     if model_id in fabric.switches:
-        return fabric.switches[model_id].rail
+        return fabric.switches[model_id]
     device, _, port = model_id.partition("/")
-    if port and device in fabric.servers:
-        return fabric.nic(model_id).rail
-    return None
+    return fabric.nic(model_id) if port and device in fabric.servers else None
+
+
+def _rail_of(fabric, model_id: str | None) -> int | None:
+    return getattr(_placed(fabric, model_id), "rail", None)
 
 
 def _plane_of(fabric, model_id: str | None) -> int | None:
-    if not model_id or "~" in model_id:
-        return None
-    if model_id in fabric.switches:
-        return fabric.switches[model_id].fabric_plane
-    device, _, port = model_id.partition("/")
-    if port and device in fabric.servers:
-        return fabric.nic(model_id).fabric_plane
-    return None
+    return getattr(_placed(fabric, model_id), "fabric_plane", None)

@@ -9,7 +9,7 @@ from PySide6.QtCore import QMimeData
 from PySide6.QtWidgets import QApplication
 
 from ..model.ids import split_endpoint
-from ..planning.bulk import core_mesh, rail_cabling, spine_mesh
+from ..planning.bulk import PLURAL, core_mesh, rail_cabling, spine_mesh
 from ..planning.copying import Clip, copy_devices, paste_plan
 from .commands import (AddDeviceCommand, AddressCommand, ConnectCommand, DisconnectCommand, MacroCommand,
                        RecableCommand, RemoveDeviceCommand, ReplanCommand)
@@ -149,24 +149,21 @@ class EditActions:
                               "NICs cabled to their rail leaves", "on their rail leaf already")
 
     def mesh_to_spines(self, ids=None) -> bool:
-        leaves = self.leaves_in(self.selection(ids))
-        if not leaves:
-            self.status("select leaves to connect to their spines")
-            return False
-        plan = spine_mesh(self.fabric, leaves)
-        return self._run_plan(plan, ConnectCommand(self.fabric, pairs=plan.steps,
-                                                   text=f"Connect {len(leaves)} leaves to their spines"),
-                              "uplinks drawn to the spines", "leaves meshed already")
+        return self._mesh(ids, "leaf", spine_mesh, "spines")
 
     def mesh_to_cores(self, ids=None) -> bool:
-        spines = self.switches_in(self.selection(ids), "spine")
-        if not spines:
-            self.status("select spines to connect to the cores of their core group")
+        return self._mesh(ids, "spine", core_mesh, "cores")
+
+    def _mesh(self, ids, role: str, planner, upper: str) -> bool:
+        """Design > Connect leaves to their spines / spines to their cores, on the selected ``role``s."""
+        chosen, many = self.switches_in(self.selection(ids), role), PLURAL[role]
+        if not chosen:
+            self.status(f"select {many} to connect to their {upper}")
             return False
-        plan = core_mesh(self.fabric, spines)
+        plan = planner(self.fabric, chosen)
         return self._run_plan(plan, ConnectCommand(self.fabric, pairs=plan.steps,
-                                                   text=f"Connect {len(spines)} spines to their cores"),
-                              "uplinks drawn to the cores", "spines meshed already")
+                                                   text=f"Connect {len(chosen)} {many} to their {upper}"),
+                              f"uplinks drawn to the {upper}", f"{many} meshed already")
 
     def _run_plan(self, plan, command, done: str, already: str) -> bool:
         note = f"; {len(plan.problems)} not possible: {plan.problems[0]}" if plan.problems else ""

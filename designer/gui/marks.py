@@ -126,16 +126,11 @@ class CanvasMarks:
         return len(new)
 
     # ------------------------------------------------------------------ highlights and overlays
-    def highlight_rail(self, rail: int | None) -> None:
-        """Dim everything not on ``rail`` (None: highlight nothing)."""
-        if rail != self.rail:
-            self.rail = rail
-            self._restyle_all()
-
-    def highlight_plane(self, plane: int | None) -> None:
-        """Dim everything not on fabric plane ``plane`` (None: show every plane)."""
-        if plane != self.plane:
-            self.plane = plane
+    def highlight(self, what: str, value: int | None) -> None:
+        """Dim everything not on rail (``what`` "rail") or fabric plane ("plane") ``value`` (None: that
+        highlight off)."""
+        if getattr(self, what) != value:
+            setattr(self, what, value)
             self._restyle_all()
 
     def show_path(self, link_ids, node_ids) -> None:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from ..model.entities import Role
 from ..model.fabric import Fabric
 from ..model.ids import endpoint, natural_key, split_endpoint
-from .topology import expected_cores, expected_spines, leaf_links, spine_links
+from .topology import expected_cores, expected_spines, leaf_links, mesh_scope, spine_links
 
 
 @dataclass
@@ -82,54 +82,47 @@ def rail_cabling(fabric: Fabric, nic_ids) -> Plan:
     return plan
 
 
+PLURAL = {"leaf": "leaves", "spine": "spines", "core": "cores"}
+
+
 def spine_mesh(fabric: Fabric, leaf_ids) -> Plan:
     """Uplinks from each leaf to every spine it meshes with, spread evenly: at least one per spine,
     and enough for the design's allowed oversubscription over the leaf's server cables."""
-    plan, free = Plan(), _FreePorts(fabric)
-    ratio = fabric.settings.max_oversubscription or 1.0
-    for leaf_id in sorted(set(leaf_ids), key=natural_key):
-        leaf = fabric.switches[leaf_id]
-        if leaf.role is not Role.LEAF:
-            plan.problems.append(f"{leaf_id} is a {leaf.role.value}; select leaves to connect to the spines")
-            continue
-        spines = expected_spines(fabric, leaf)
-        if not spines:
-            plan.problems.append(f"{_scope(fabric, leaf)} has no spines for {leaf_id}; add spines from the palette")
-            continue
-        links = leaf_links(fabric, leaf_id)
-        _mesh_up(fabric, plan, free, leaf_id, spines, links, ratio, "spines of its plane")
-    return plan
+    def spines(leaf):
+        found = expected_spines(fabric, leaf)
+        return found, "spines of its plane", (f"{mesh_scope(fabric, leaf, 'the design')} has no spines for "
+                                              f"{leaf.id}; add spines from the palette")
+    return _mesh(fabric, leaf_ids, Role.LEAF, fabric.settings.max_oversubscription, spines)
 
 
 def core_mesh(fabric: Fabric, spine_ids) -> Plan:
     """Uplinks from each spine to every core of its core group, spread evenly: at least one per core,
     and enough for the allowed spine oversubscription over the spine's leaf cables."""
+    def cores(spine):
+        group, found = expected_cores(fabric, spine)
+        return found, f"cores of core group {group}", (f"core group {group} of fabric plane {spine.fabric_plane} "
+                                                      f"has no cores for {spine.id}; add cores from the palette")
+    return _mesh(fabric, spine_ids, Role.SPINE, fabric.settings.max_spine_oversubscription, cores)
+
+
+def _mesh(fabric: Fabric, ids, role: Role, ratio: float, targets) -> Plan:
+    """Each switch of ``ids`` (a ``role``) meshed up to what ``targets(switch)`` gives: (the upper
+    switches, what they are, the problem to report when there are none)."""
     plan, free = Plan(), _FreePorts(fabric)
-    ratio = fabric.settings.max_spine_oversubscription or 1.0
-    for spine_id in sorted(set(spine_ids), key=natural_key):
-        spine = fabric.switches[spine_id]
-        if spine.role is not Role.SPINE:
-            plan.problems.append(f"{spine_id} is a {spine.role.value}; select spines to connect to the cores")
+    upper = "spines" if role is Role.LEAF else "cores"
+    for switch_id in sorted(set(ids), key=natural_key):
+        switch = fabric.switches[switch_id]
+        if switch.role is not role:
+            plan.problems.append(f"{switch_id} is a {switch.role.value}; select {PLURAL[role.value]} to connect to "
+                                 f"the {upper}")
             continue
-        group, cores = expected_cores(fabric, spine)
-        if not cores:
-            plan.problems.append(f"core group {group} of fabric plane {spine.fabric_plane} has no cores for "
-                                 f"{spine_id}; add cores from the palette")
+        uppers, what, problem = targets(switch)
+        if not uppers:
+            plan.problems.append(problem)
             continue
-        _mesh_up(fabric, plan, free, spine_id, cores, spine_links(fabric, spine_id), ratio,
-                 f"cores of core group {group}")
+        links = (leaf_links if role is Role.LEAF else spine_links)(fabric, switch_id)
+        _mesh_up(fabric, plan, free, switch_id, uppers, links, ratio or 1.0, what)
     return plan
-
-
-def _scope(fabric: Fabric, leaf) -> str:
-    parts = []
-    if fabric.settings.fabric_planes > 1:
-        parts.append(f"fabric plane {leaf.fabric_plane}")
-    if leaf.group is not None:
-        parts.append(f"spine group {leaf.group}")
-    if fabric.settings.spine_planes == "per-rail":
-        parts.append(f"plane {leaf.rail}")
-    return ", ".join(parts) or "the design"
 
 
 def _mesh_up(fabric, plan: Plan, free: _FreePorts, lower: str, uppers: list[str], links, ratio: float,

@@ -65,6 +65,18 @@ def mesh_key(fabric: Fabric, switch: Switch) -> tuple:
     return (switch.fabric_plane, switch.group, plane)
 
 
+def mesh_scope(fabric: Fabric, leaf: Switch, whole: str = "the fabric") -> str:
+    """Which spines a leaf meshes with, in words: 'fabric plane 1, spine group 2', 'plane 3', or ``whole``."""
+    parts = []
+    if fabric.settings.fabric_planes > 1:
+        parts.append(f"fabric plane {leaf.fabric_plane}")
+    if leaf.group is not None:
+        parts.append(f"spine group {leaf.group}")
+    if fabric.settings.spine_planes == "per-rail":
+        parts.append(f"plane {leaf.rail}")
+    return ", ".join(parts) or whole
+
+
 def spines_of_plane(fabric: Fabric, plane: int | None) -> list[str]:
     """Spine ids a leaf of rail ``plane`` should reach in a two-tier, one-plane design (all spines when
     spine planes are shared). `expected_spines` also knows spine groups and fabric planes."""

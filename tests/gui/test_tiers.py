@@ -12,6 +12,7 @@ from designer.gui import style
 from designer.gui.render import render_scene
 from designer.storage import save
 from tests.conftest import preset_fabric
+from tests.gui.test_editing import _one_undo_step
 
 
 def three_tier():
@@ -68,17 +69,6 @@ def test_render_draws_a_three_tier_and_a_twin_plane_design(qapp, tmp_path, make,
     assert main(["render", str(design), "-o", str(tmp_path / "d.svg")]) == 0
     svg = (tmp_path / "d.svg").read_text()
     assert all(c.id in svg for c in f.cores()) and ("cores" in svg) == bool(f.cores())
-
-
-def _one_undo_step(window, before: str) -> None:
-    from designer.storage import dumps
-    stack = window.document.undo_stack
-    after = dumps(window.document.fabric)
-    assert after != before and stack.count() == 1
-    stack.undo()
-    assert dumps(window.document.fabric) == before
-    stack.redo()
-    assert dumps(window.document.fabric) == after
 
 
 def test_connect_spines_to_their_cores_is_one_undo_step_and_addresses_every_uplink(window, open_design):

@@ -26,6 +26,15 @@ class Interaction:
         self.status = status
         self._judged: tuple | None = None
 
+    def preview(self, line: "PreviewLine", drop: "Drop | None", idle: str) -> None:
+        """Show what a drop here would do on the line and in the status bar (``idle``: over nothing)."""
+        if drop is None:
+            line.set_ok(None)
+            self.status(idle)
+            return
+        line.show(drop)
+        self.status(drop.message)
+
     def judged(self, target: str, judge_it: Callable):
         """What ``judge_it()`` says about ``target``, asked once while the cursor stays over it (a
         verdict runs the checks' rules: at 64 SUs ~15 ms, too much for every mouse move)."""

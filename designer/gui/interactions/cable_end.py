@@ -79,13 +79,8 @@ class CableEndDragInteraction(Interaction):
 
     def move(self, pos: QPointF) -> None:
         self.line.set_end(pos)
-        command, drop = self._target_at(pos)
-        if drop is None:
-            self.line.set_ok(None)
-            self.status(f"drop on another device to move the {self.moving} end of the cable there")
-            return
-        self.line.show(drop)
-        self.status(drop.message)
+        self.preview(self.line, self._target_at(pos)[1],
+                     f"drop on another device to move the {self.moving} end of the cable there")
 
     def finish(self, pos: QPointF) -> None:
         self.line.remove()

@@ -36,13 +36,10 @@ class NicDragInteraction(Interaction):
     def move(self, pos: QPointF) -> None:
         self.line.set_end(pos)
         target = self.switch_at(pos)
-        if target is None:
-            self.line.set_ok(None)
-            self.status(f"drop {self.nic_id} on a leaf of rail {self.scene.fabric.nic(self.nic_id).rail} to cable it there")
-            return
-        drop = self.judged(target.model_id, lambda: nic_verdict(self.scene.fabric, self.nic_id, target.model_id))
-        self.line.show(drop)
-        self.status(drop.message)
+        drop = self.judged(target.model_id, lambda: nic_verdict(self.scene.fabric, self.nic_id, target.model_id)) \
+            if target is not None else None
+        self.preview(self.line, drop,
+                     f"drop {self.nic_id} on a leaf of rail {self.scene.fabric.nic(self.nic_id).rail} to cable it there")
 
     def finish(self, pos: QPointF) -> None:
         self.line.remove()

@@ -31,13 +31,7 @@ class WireDragInteraction(Interaction):
 
     def move(self, pos: QPointF) -> None:
         self.line.set_end(pos)
-        pair, drop = self._drop(pos)
-        if drop is None:
-            self.line.set_ok(None)
-            self.status(f"drop on another switch to cable {self.switch_id} to it")
-            return
-        self.line.show(drop)
-        self.status(drop.message)
+        self.preview(self.line, self._drop(pos)[1], f"drop on another switch to cable {self.switch_id} to it")
 
     def finish(self, pos: QPointF) -> None:
         self.line.remove()

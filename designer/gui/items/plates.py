@@ -28,11 +28,8 @@ GUTTER = 44            # the plane names' room left of an SU
 
 def band_names(painter, layout, rect) -> None:
     """Each band's name over its switches, in scene units (a pod's is the scene's, at any zoom)."""
-    font = _label_font(painter)
-    if font is None:
+    if not _label_pen(painter):
         return
-    painter.setFont(font)
-    painter.setPen(style.BAND_TEXT)
     for band in layout.bands:
         b = band.box
         r = QRectF(b.x + 4, b.y, b.w * 3, BAND_LABEL)
@@ -40,14 +37,16 @@ def band_names(painter, layout, rect) -> None:
             painter.drawText(r, Qt.AlignLeft | Qt.AlignVCenter, band.label)
 
 
-def _label_font(painter) -> QFont | None:
-    """The band labels' font, or None when they would be too small to read at this zoom."""
+def _label_pen(painter) -> bool:
+    """Set the painter up for band and plane names; False when they would be too small to read."""
     lod = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
     if LABEL_PX * lod < MIN_LABEL_PX:
-        return None
+        return False
     font = QFont(painter.font())
     font.setPixelSize(LABEL_PX)
-    return font
+    painter.setFont(font)
+    painter.setPen(style.BAND_TEXT)
+    return True
 
 
 class SuPlatesItem(QGraphicsItem):
@@ -92,11 +91,8 @@ class SuPlatesItem(QGraphicsItem):
             self._plane_names(painter, exposed)
 
     def _plane_names(self, painter, exposed) -> None:
-        font = _label_font(painter)
-        if font is None:
+        if not _label_pen(painter):
             return
-        painter.setFont(font)
-        painter.setPen(style.BAND_TEXT)
         for lane in self.layout.lanes:
             if lane.rail:
                 continue
