@@ -167,3 +167,13 @@ def test_adding_deleting_or_regrouping_one_upper_switch_moves_no_other_device():
     assert moved(after) == {"sg1-spine-05"}
     assert after.band_at(after.boxes["sg1-spine-05"].cx, after.boxes["sg1-spine-05"].cy, "pod").group == 2
     assert not _overlaps(after.boxes[s.id] for s in f.switches.values())
+
+
+def test_collapsed_sus_of_a_pod_shrink_it_and_nothing_overlaps():
+    f = _three_tier()
+    full, out = geo.compute(f), geo.compute(f, collapsed={1, 2})
+    pod = {b.group: b.box for b in out.bands if b.kind == "pod"}
+    assert pod[1].h < {b.group: b.box for b in full.bands if b.kind == "pod"}[1].h
+    assert all(out.boxes[s.id].y == full.boxes[s.id].y for s in f.spines() if s.group == 1)   # spines stay put
+    blocks = sorted(out.su_blocks.values())
+    assert not _overlaps(blocks) and not _overlaps(out.boxes[s.id] for s in f.switches.values())

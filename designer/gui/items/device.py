@@ -98,13 +98,17 @@ class DeviceItem(Marked, QGraphicsItem):
         """Drawn over the fill, under the label (a switch's plane hatching)."""
 
     def paint_label(self, painter, lod: float) -> None:
-        if LABEL_PX * lod >= FULL_LABEL_PX:
-            text, px = self.label, LABEL_PX
+        """The full name once it is readable and fits, else the short one (``pl0-sg1-spine-01`` is too
+        long for its box at any size: ``pl0-sg1-01``)."""
+        short = short_label(self.label)
+        choices = ([(self.label, LABEL_PX)] if LABEL_PX * lod >= FULL_LABEL_PX else []) + \
+            [(short, min(LABEL_PX, SHORT_LABEL_PX / lod))]
+        for text, px in choices:
+            font = QFont(painter.font())
+            font.setPixelSize(max(1, round(px)))
+            if QFontMetricsF(font).horizontalAdvance(text) <= self._rect.width() - 2 and px <= self._rect.height():
+                break
         else:
-            text, px = short_label(self.label), SHORT_LABEL_PX / lod
-        font = QFont(painter.font())
-        font.setPixelSize(max(1, round(px)))
-        if QFontMetricsF(font).horizontalAdvance(text) > self._rect.width() - 2 or px > self._rect.height():
             return
         painter.setPen(self.text_colour())
         painter.setFont(font)
