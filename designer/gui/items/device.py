@@ -101,8 +101,10 @@ class DeviceItem(Marked, QGraphicsItem):
         """The full name once it is readable and fits, else the short one (``pl0-sg1-spine-01`` is too
         long for its box at any size: ``pl0-sg1-01``)."""
         short = short_label(self.label)
-        choices = ([(self.label, LABEL_PX)] if LABEL_PX * lod >= FULL_LABEL_PX else []) + \
-            [(short, min(LABEL_PX, SHORT_LABEL_PX / lod))]
+        if LABEL_PX * lod >= FULL_LABEL_PX:
+            choices = [(self.label, LABEL_PX), (short, LABEL_PX)]
+        else:
+            choices = [(short, SHORT_LABEL_PX / lod)]
         for text, px in choices:
             font = QFont(painter.font())
             font.setPixelSize(max(1, round(px)))
