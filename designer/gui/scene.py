@@ -114,11 +114,14 @@ class FabricScene(CableRouting, QGraphicsScene):
         for link_id in new_links:
             fresh.append(LinkItem(link_id, None, False))
             self.links[link_id] = fresh[-1]
-        touched = set(new_links)        # a new device's cables are new cables: only changed ones need a look
+        # the cables to route, in the model's order (a set's order changes from run to run, and with it
+        # the order a cable layer draws in: the diagram export's bytes); a new device's cables are new
+        # cables: only the changed devices' need a look
+        touched = dict.fromkeys(new_links)
         for device_id in changed:
-            touched.update(self._links_touching(device_id))
+            touched.update(dict.fromkeys(self._links_touching(device_id)))
         if relayout or added:
-            touched |= self.relayout(skip=added)
+            touched.update(self.relayout(skip=added))
         for link_id in touched:
             self._refresh_link(link_id)
         decorate = self.decorate
@@ -178,9 +181,9 @@ class FabricScene(CableRouting, QGraphicsScene):
             for link_id in self.relayout():
                 self._refresh_link(link_id)
 
-    def relayout(self, skip=frozenset()) -> set[str]:
-        """Place the devices whose box changed; returns the cables at those devices (to re-route),
-        but not at the devices in ``skip`` (just added: their cables are new and routed anyway)."""
+    def relayout(self, skip=frozenset()) -> dict[str, None]:
+        """Place the devices whose box changed; returns the cables at those devices (to re-route, in
+        order), but not at the devices in ``skip`` (just added: their cables are new and routed anyway)."""
         old = self.layout
         self.layout = new = geo.compute(self.fabric, frozenset(self.collapsed))
         moved = []
@@ -197,10 +200,10 @@ class FabricScene(CableRouting, QGraphicsScene):
         grow = max(rect.width(), rect.height()) / 2      # room to pan past the edges at any zoom
         self.setSceneRect(rect.adjusted(-grow, -grow, grow, grow))
         self.relaid.emit()
-        touched: set[str] = set()
+        touched: dict[str, None] = {}
         for device_id in moved:
             if device_id not in skip:
-                touched.update(self._links_touching(device_id))
+                touched.update(dict.fromkeys(self._links_touching(device_id)))
         return touched
 
     def content_rect(self) -> QRectF:

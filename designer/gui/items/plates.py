@@ -127,6 +127,7 @@ class BandPlatesItem(QGraphicsItem):
             b = band.box
             rect = rect.united(QRectF(b.x - 1, b.y - 1, b.w + 2, b.h + 2))
         self._bounds = rect
+        self.setVisible(bool(self.bands))         # nothing to paint (a two-tier, one-plane design)
         self.update()
 
     def boundingRect(self) -> QRectF:
