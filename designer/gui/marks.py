@@ -31,16 +31,18 @@ class CanvasMarks:
         return bool(self.marks or self.as_built or self.rail is not None or self.plane is not None or self.path
                     or self.loads)
 
-    def decorate(self, item) -> None:
+    def decorate(self, item) -> bool:
+        """Give ``item`` the look the marks say; True when that changed it."""
         if not self.active() and not item.mark and not item.dimmed and not getattr(item, "overlay", None) \
                 and not getattr(item, "as_built", None):
-            return                           # nothing to show, nothing shown (most items, most of the time)
+            return False                     # nothing to show, nothing shown (most items, most of the time)
         mid = item.model_id
-        item.set_mark(self.marks.get(mid))
-        item.set_dimmed(self._dimmed(item))
+        changed = item.set_mark(self.marks.get(mid))
+        changed |= item.set_dimmed(self._dimmed(item))
         if isinstance(item, LinkItem):
-            item.set_as_built(self.as_built.get(mid))
-            item.set_overlay(self._overlay(mid))
+            changed |= item.set_as_built(self.as_built.get(mid))
+            changed |= item.set_overlay(self._overlay(mid))
+        return changed
 
     def _restyle(self, ids) -> None:
         for mid in ids:

@@ -50,7 +50,7 @@ class FabricScene(CableRouting, QGraphicsScene):
         self.plates: SuPlatesItem | None = None
         self.bands: BandPlatesItem | None = None
         self.overview_mode = False         # zoomed out: one layer draws every cable, NICs hidden
-        self.decorate = None               # callable(item), applied to every new item (canvas marks)
+        self.decorate = None               # callable(item) -> changed, applied to every new item (canvas marks)
         self.tooltip_for = None            # callable(model id) -> text, asked when the mouse rests on an item
         self._selected_links: set = set()
         self.selectionChanged.connect(self._selection_restyle)
@@ -127,8 +127,8 @@ class FabricScene(CableRouting, QGraphicsScene):
         decorate = self.decorate
         for item in fresh:              # routed first: the scene's index takes each cable once, where it ends up
             self.addItem(item)
-            if decorate:
-                decorate(item)
+            if decorate and decorate(item):
+                self.restyle_link(item)  # marked or dimmed (knowing its rail now): the cable layer follows
         self.reconciled.emit()
 
     # ------------------------------------------------------------------ items

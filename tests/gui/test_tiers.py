@@ -354,3 +354,17 @@ def test_the_diagram_is_the_same_bytes_from_one_run_to_the_next(tmp_path):
                        capture_output=True)
         outs.append(out.read_bytes())
     assert outs[0] == outs[1]
+
+
+def test_a_cable_drawn_while_a_plane_is_shown_alone_is_dimmed_by_its_own_plane(window, open_design):
+    from designer.gui.commands import MoveNicCommand
+    f = open_design(twin_plane())
+    window.nav.highlight_plane(1)
+    scene = window.scene
+    for nic, leaf in (("su1-srv01/nic0", "pl0-su1-leaf-r0"), ("su1-srv01/nic1", "pl1-su1-leaf-r0")):
+        f.disconnect(f.link_at(nic).id)
+        assert window.document.execute(MoveNicCommand(f, nic, leaf)) is None
+        item = scene.links[f.link_at(nic).id]
+        dim = nic.endswith("nic0")                        # plane 0: not the plane shown
+        assert item.dimmed == dim
+        assert scene.overview.key_of(item.model_id)[0] == ("dim" if dim else "plain")
