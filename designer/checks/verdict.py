@@ -20,7 +20,8 @@ from .context import Context
 from .finding import Finding, Severity
 from .registry import registered, run_guarded
 
-# the rules a single cable can break at once (RD005/RD006/RD041 "missing" findings only ever shrink)
+# the rules one more cable can break (a cable only ever shrinks what RD006 and RD041 find missing,
+# and the diff leaves those findings out; RD005, unconnected NICs, cannot come from drawing a cable)
 CABLE_RULES = ("RD003", "RD004", "RD006", "RD018", "RD019", "RD041", "RD042", "RD043", "RD044")
 
 
@@ -69,7 +70,8 @@ class CableContext(Context):
             if port is not None and kind in kinds:
                 (lower if kind == kinds[0] else upper).append((port, far))
         order = {name: i for i, name in enumerate(f.ports(switch_id))}
-        return tuple(sorted(lower, key=lambda pf: order[pf[0].name])), tuple(sorted(upper, key=lambda pf: order[pf[0].name]))
+        return (tuple(sorted(lower, key=lambda pf: order[pf[0].name])),
+                tuple(sorted(upper, key=lambda pf: order[pf[0].name])))
 
     @cached_property
     def leaf_links(self) -> dict[str, LeafLinks]:

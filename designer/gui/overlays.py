@@ -1,6 +1,6 @@
 """Widgets that float over the canvas and stay put while it scrolls: the legend (rails, fabric
-planes, and what the marks and overlays mean; click a rail or a plane to highlight it) and the minimap (the whole design, the
-part in view outlined; click or drag to go there)."""
+planes, and what the marks and overlays mean; click a rail or a plane to highlight it) and the
+minimap (the whole design, the part in view outlined; click or drag to go there)."""
 
 from __future__ import annotations
 

@@ -40,8 +40,8 @@ def plan_asns(fabric: Fabric) -> dict[str, int]:
         out[leaf.id] = value
         value += 1
     spines = fabric.spines()
-    key = SHARING.get(s.spine_mode)
-    ranks = {k: rank for rank, k in enumerate(sorted({key(spine) for spine in spines}))} if key else {}
+    key = SHARING.get(s.spine_mode, _shared_key)
+    ranks = {k: rank for rank, k in enumerate(sorted({key(spine) for spine in spines}))}
     for n, spine in enumerate(spines):
         if fabric.is_pinned(asn_key(spine.id)):
             continue
