@@ -8,32 +8,18 @@ asked (as RD000) instead of crashing the whole check.
 from __future__ import annotations
 
 from functools import cached_property
-from socket import inet_aton
 
+from ..model.addressing import PARSED as _PARSED, PARSED_LIMIT as _PARSED_LIMIT, parse_cidr  # noqa: F401
 from ..model.entities import Link, Nic, Switch
 from ..model.fabric import Fabric
 from ..model.hardware import parse_breakout
 from ..planning.topology import LeafLinks, SpineLinks, all_leaf_links, all_spine_links, mesh_key
-
-_PREFIXES = {str(n): n for n in range(33)}   # the model stores validated, normalised CIDRs
-# CIDR text -> (address, prefix), kept across check() calls: the GUI re-checks after every edit and
-# almost every address is unchanged. Cleared when it outgrows the largest designs.
-_PARSED: dict[str, tuple[int, int]] = {}
-_PARSED_LIMIT = 1 << 20
-
 
 def network(addr: int, prefix: int) -> tuple[int, int]:
     """First and last address of the network holding ``addr``."""
     span = (1 << (32 - prefix)) - 1
     start = addr & ~span & 0xFFFFFFFF
     return start, start + span
-
-
-def parse_cidr(cidr: str) -> tuple[int, int]:
-    """(address, prefix) of a validated, normalised CIDR, remembered across checks."""
-    slash = cidr.index("/")
-    value = _PARSED[cidr] = (int.from_bytes(inet_aton(cidr[:slash]), "big"), _PREFIXES[cidr[slash + 1:]])
-    return value
 
 
 def valid_mode(mode: str) -> bool:

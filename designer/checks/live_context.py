@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..planning.topology import leaf_links
+from ..planning.topology import leaf_links, mesh_key
 from .context import _PARSED, Context, parse_cidr
 from .overlaps import core_link_kind, leaf_groups
 
@@ -64,9 +64,13 @@ class LiveContext(Context):
         old_switches = self._snapshot[1] if self._snapshot else {}
         self._snapshot = (dict(f.servers), dict(f.switches), dict(f.links), dict(f.addresses), dict(f.asns),
                           f.settings)
-        full = change is None or change.settings or any(
-            switch is not None and switch.role.value == "spine"
-            for d in change.devices for switch in (f.switches.get(d), old_switches.get(d)))
+        full = change is None or change.settings
+        # a spine added, removed or changed changes which spines the leaves sharing its mesh key (plane,
+        # spine group, rail plane) must reach: those leaves are re-checked (all of them, in a two-tier
+        # design with shared spines; one spine group's in a three-tier one)
+        spine_keys = set() if full else {
+            mesh_key(f, switch) for d in change.devices for switch in (f.switches.get(d), old_switches.get(d))
+            if switch is not None and switch.role.value == "spine"}
         self.settings, self.scheme = f.settings, f.settings.addressing.scheme
         self.switches, self.servers = f.switches, f.servers
         self.leaves, self.spines, self.cores = f.leaves(), f.spines(), f.cores()
@@ -89,6 +93,8 @@ class LiveContext(Context):
             dirty = {leaf.id for leaf in self.leaves}
         else:
             dirty = self._touched_leaves(change)
+            if spine_keys:
+                dirty |= {leaf.id for leaf in self.leaves if mesh_key(f, leaf) in spine_keys}
             self._update_cables(change)
         self.cables = list(self._cables.values())
         self.cabled = self._cabled

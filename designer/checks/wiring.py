@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..model.ids import natural_sorted
+from ..planning.topology import mesh_scope
 from .finding import Severity
 from .registry import listing, rule
 
@@ -51,18 +52,6 @@ def _uplink_spines(ctx, leaf_id: str) -> Counter:
     return Counter(spine_ep.partition("/")[0] for _, spine_ep in ctx.leaf_links[leaf_id].uplinks)
 
 
-def mesh_scope(ctx, leaf) -> str:
-    """Which spines a leaf meshes with, in words: 'the fabric', 'plane 3', 'spine group 2', ..."""
-    parts = []
-    if ctx.settings.fabric_planes > 1:
-        parts.append(f"fabric plane {leaf.fabric_plane}")
-    if leaf.group is not None:
-        parts.append(f"spine group {leaf.group}")
-    if ctx.settings.spine_planes == "per-rail":
-        parts.append(f"plane {leaf.rail}")
-    return ", ".join(parts) or "the fabric"
-
-
 @rule("RD006", "Leaf not meshed to the spines of its plane", Severity.ERROR,
       "Cable one or more uplinks from the leaf to each spine of its plane (and spine group), and none to "
       "other planes.")
@@ -79,7 +68,7 @@ def spine_mesh(ctx):
         missing = natural_sorted(expected - reached.keys())
         if missing:
             yield (f"{leaf.id} has no uplink to {len(missing)} of the {len(expected)} spines of "
-                   f"{mesh_scope(ctx, leaf)}: {listing(missing)}", (leaf.id, *missing))
+                   f"{mesh_scope(ctx.fabric, leaf)}: {listing(missing)}", (leaf.id, *missing))
         for spine_id in natural_sorted(reached.keys() - expected):
             spine = switches[spine_id]
             if (spine.fabric_plane, spine.group) == (leaf.fabric_plane, leaf.group):   # else RD043 / RD044

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..model.entities import Role
 from ..planning import layout as geo
+from . import style
 from .items import LinkItem
 
 _NO_PORTS: dict[str, int] = {}
@@ -39,7 +40,12 @@ class CableRouting:
         dev_a, _, port_a = link.a.partition("/")
         dev_b, _, port_b = link.b.partition("/")
         item.set_state(*self._rail_of(link.a, dev_a, link.b, dev_b))
-        item.fabric_tier = dev_a in switches and dev_b in switches
+        sw_a, sw_b = switches.get(dev_a), switches.get(dev_b)
+        planes = (sw_a.fabric_plane if sw_a is not None else self.nics[link.a].fabric_plane,
+                  sw_b.fabric_plane if sw_b is not None else self.nics[link.b].fabric_plane)
+        if planes != item.planes:
+            item.planes = planes       # the fabric planes of its ends (a cable joining two is on both)
+        item.fabric_tier = sw_a is not None and sw_b is not None
         box_a, box_b = layout.boxes.get(dev_a), layout.boxes.get(dev_b)
         end_a = geo.anchor_at(layout, dev_a, port_a, self._ports(dev_a) if dev_a in switches else _NO_PORTS,
                               box_b.y if box_b else 0.0)
@@ -73,18 +79,20 @@ class CableRouting:
         return self._rail_of(a, a.partition("/")[0], b, b.partition("/")[0])
 
     def _rail_of(self, a: str, dev_a: str, b: str, dev_b: str) -> tuple[int | None, bool]:
+        """(rail, crosses rails); a cable above the leaves (spine-core) is drawn in the upper tier's colour."""
         switches, nics = self.fabric.switches, self.nics
-        nic_rail, leaf_rail, plane = _UNSET, None, None
+        nic_rail, leaf_rail, plane, leafless = _UNSET, None, None, True
         for ep, dev in ((a, dev_a), (b, dev_b)):
             if ep in nics:
                 nic_rail = nics[ep].rail              # the NIC item follows its model NIC's rail
             else:
                 sw = switches[dev]
                 if sw.role is Role.LEAF:
-                    leaf_rail = sw.rail
+                    leaf_rail, leafless = sw.rail, False
                 else:
                     plane = sw.plane
         if nic_rail is not _UNSET:
             return nic_rail, leaf_rail is not None and nic_rail != leaf_rail
+        if leafless:
+            return style.UPPER_TIER, False
         return leaf_rail, plane is not None and leaf_rail is not None and plane != leaf_rail
-

@@ -29,8 +29,12 @@ def context_menu(window, model_id: str | None, scene_pos) -> QMenu | None:
         add(f"Cable {'its NICs' if len(devices) == 1 else 'the NICs'} to their rail leaves"
             if devices else "Cable to its rail leaf", lambda: edit.cable_to_rail_leaves(targets))
     if leaves:
-        add(f"Connect {'to the spines' if len(leaves) == 1 else f'{len(leaves)} leaves to the spines'} of its plane",
+        add("Connect to its spines" if len(leaves) == 1 else f"Connect {len(leaves)} leaves to their spines",
             lambda: edit.mesh_to_spines(targets))
+    spines = edit.switches_in(targets, "spine")
+    if spines and fabric.cores():
+        add("Connect to its cores" if len(spines) == 1 else f"Connect {len(spines)} spines to their cores",
+            lambda: edit.mesh_to_cores(targets))
     trace_from = next((i for i in targets if i in fabric.servers or ("/" in i and "~" not in i
                                                                      and split_endpoint(i)[0] in fabric.servers)), None)
     if trace_from:
@@ -52,9 +56,13 @@ def context_menu(window, model_id: str | None, scene_pos) -> QMenu | None:
         add(f"Select both ends ({split_endpoint(link.a)[0]}, {split_endpoint(link.b)[0]})",
             lambda: scene.select_ids([split_endpoint(link.a)[0], split_endpoint(link.b)[0]]))
     rail = _rail_of(fabric, model_id)
-    if rail is not None:
+    plane = _plane_of(fabric, model_id) if fabric.settings.fabric_planes > 1 else None
+    if rail is not None or plane is not None:
         menu.addSeparator()
+    if rail is not None:
         add(f"Highlight rail {rail}", lambda: window.nav.highlight_rail(rail))
+    if plane is not None:
+        add(f"Show only fabric plane {plane}", lambda: window.nav.highlight_plane(plane))
     su = scene.layout.su_of.get(device) if device else scene.su_at(scene_pos)
     menu.addSeparator()
     if su is not None:
@@ -75,12 +83,19 @@ def _item(menu: QMenu, text: str, slot):
     return action
 
 
-def _rail_of(fabric, model_id: str | None) -> int | None:
+def _placed(fabric, model_id: str | None):
+    """The switch or NIC ``model_id`` names (what has a rail and a fabric plane), else None."""
     if not model_id or "~" in model_id:
         return None
     if model_id in fabric.switches:
-        return fabric.switches[model_id].rail
+        return fabric.switches[model_id]
     device, _, port = model_id.partition("/")
-    if port and device in fabric.servers:
-        return fabric.nic(model_id).rail
-    return None
+    return fabric.nic(model_id) if port and device in fabric.servers else None
+
+
+def _rail_of(fabric, model_id: str | None) -> int | None:
+    return getattr(_placed(fabric, model_id), "rail", None)
+
+
+def _plane_of(fabric, model_id: str | None) -> int | None:
+    return getattr(_placed(fabric, model_id), "fabric_plane", None)

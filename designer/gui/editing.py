@@ -1,6 +1,7 @@
 """The Edit and Design menus' work on the selection, each edit one undo step: delete, copy, paste,
-duplicate, add servers to an SU, cable NICs to their rail leaves, connect leaves to the spines of
-their plane, re-address. The canvas's context menu offers the same edits for what was clicked."""
+duplicate, add servers to an SU, cable NICs to their rail leaves, connect leaves to their spines and
+spines to their cores, re-address. The canvas's context menu offers the same edits for what was
+clicked."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from PySide6.QtCore import QMimeData
 from PySide6.QtWidgets import QApplication
 
 from ..model.ids import split_endpoint
-from ..planning.bulk import rail_cabling, spine_mesh
+from ..planning.bulk import PLURAL, core_mesh, rail_cabling, spine_mesh
 from ..planning.copying import Clip, copy_devices, paste_plan
 from .commands import (AddDeviceCommand, AddressCommand, ConnectCommand, DisconnectCommand, MacroCommand,
                        RecableCommand, RemoveDeviceCommand, ReplanCommand)
@@ -50,8 +51,11 @@ class EditActions:
         return sorted(out)
 
     def leaves_in(self, ids) -> list[str]:
+        return self.switches_in(ids, "leaf")
+
+    def switches_in(self, ids, role: str) -> list[str]:
         f = self.fabric
-        return [i for i in ids if i in f.switches and f.switches[i].role.value == "leaf"]
+        return [i for i in ids if i in f.switches and f.switches[i].role.value == role]
 
     def links_in(self, ids) -> list[str]:
         """The selected cables and every cable of the selected devices."""
@@ -145,14 +149,21 @@ class EditActions:
                               "NICs cabled to their rail leaves", "on their rail leaf already")
 
     def mesh_to_spines(self, ids=None) -> bool:
-        leaves = self.leaves_in(self.selection(ids))
-        if not leaves:
-            self.status("select leaves to connect to the spines of their plane")
+        return self._mesh(ids, "leaf", spine_mesh, "spines")
+
+    def mesh_to_cores(self, ids=None) -> bool:
+        return self._mesh(ids, "spine", core_mesh, "cores")
+
+    def _mesh(self, ids, role: str, planner, upper: str) -> bool:
+        """Design > Connect leaves to their spines / spines to their cores, on the selected ``role``s."""
+        chosen, many = self.switches_in(self.selection(ids), role), PLURAL[role]
+        if not chosen:
+            self.status(f"select {many} to connect to their {upper}")
             return False
-        plan = spine_mesh(self.fabric, leaves)
+        plan = planner(self.fabric, chosen)
         return self._run_plan(plan, ConnectCommand(self.fabric, pairs=plan.steps,
-                                                   text=f"Connect {len(leaves)} leaves to their spines"),
-                              "uplinks drawn to the spines", "leaves meshed already")
+                                                   text=f"Connect {len(chosen)} {many} to their {upper}"),
+                              f"uplinks drawn to the {upper}", f"{many} meshed already")
 
     def _run_plan(self, plan, command, done: str, already: str) -> bool:
         note = f"; {len(plan.problems)} not possible: {plan.problems[0]}" if plan.problems else ""

@@ -123,6 +123,7 @@ class MainWindow(QMainWindow):
         self.analysis.loads_ready.connect(self.nav.loads_ready)
         self.analysis.cleared.connect(self.nav.clear_highlight)
         self.legend.rail_clicked.connect(self.nav.highlight_rail)
+        self.legend.plane_clicked.connect(self.nav.highlight_plane)
         self.find_bar.found.connect(self.nav.found)
         self.view.context_requested.connect(self._context_menu)
         self.view.mode_changed.connect(lambda mode: self.mode_actions[mode].setChecked(True))
@@ -154,6 +155,7 @@ class MainWindow(QMainWindow):
         self.find_bar.refresh_names()
         self.analysis.set_hosts(sorted(fabric.servers))
         self.legend.set_rails([(r.index, r.name) for r in sorted(fabric.rails.values(), key=lambda r: r.index)])
+        self.legend.set_planes(fabric.settings.fabric_planes)
 
     def _fabric_replaced(self, fabric: Fabric) -> None:
         self.as_built.clear()

@@ -1,6 +1,6 @@
 """What the canvas shows on top of the design: the findings' marks (error, warning, info), the
-as-built check's mismatches, a highlighted rail, and the analysis overlays (a traced path, link
-loads). The items hold the look; this keeps the state, so items created later (a re-cabled NIC's
+as-built check's mismatches, a highlighted rail or fabric plane, and the analysis overlays (a traced
+path, link loads). The items hold the look; this keeps the state, so items created later (a re-cabled NIC's
 new cable) get it too, and each change touches only the items whose look changes."""
 
 from __future__ import annotations
@@ -17,28 +17,32 @@ class CanvasMarks:
         self.marks: dict[str, str] = {}          # item model id -> worst severity naming it
         self.as_built: dict[str, str] = {}       # link id -> mismatch kind
         self.rail: int | None = None             # the highlighted rail
+        self.plane: int | None = None            # the fabric plane shown alone (the others dimmed)
         self.path: tuple[set[str], set[str]] | None = None   # (link ids, device/NIC ids) of a traced path
         self.loads: dict[str, int] | None = None # link id -> load bucket under a collision analysis
         scene.decorate = self.decorate
 
     def reset(self) -> None:
         """A new design: nothing is marked."""
-        self.marks, self.as_built, self.rail, self.path, self.loads = {}, {}, None, None, None
+        self.marks, self.as_built, self.rail, self.plane, self.path, self.loads = {}, {}, None, None, None, None
 
     # ------------------------------------------------------------------ applying
     def active(self) -> bool:
-        return bool(self.marks or self.as_built or self.rail is not None or self.path or self.loads)
+        return bool(self.marks or self.as_built or self.rail is not None or self.plane is not None or self.path
+                    or self.loads)
 
-    def decorate(self, item) -> None:
+    def decorate(self, item) -> bool:
+        """Give ``item`` the look the marks say; True when that changed it."""
         if not self.active() and not item.mark and not item.dimmed and not getattr(item, "overlay", None) \
                 and not getattr(item, "as_built", None):
-            return                           # nothing to show, nothing shown (most items, most of the time)
+            return False                     # nothing to show, nothing shown (most items, most of the time)
         mid = item.model_id
-        item.set_mark(self.marks.get(mid))
-        item.set_dimmed(self._dimmed(item))
+        changed = item.set_mark(self.marks.get(mid))
+        changed |= item.set_dimmed(self._dimmed(item))
         if isinstance(item, LinkItem):
-            item.set_as_built(self.as_built.get(mid))
-            item.set_overlay(self._overlay(mid))
+            changed |= item.set_as_built(self.as_built.get(mid))
+            changed |= item.set_overlay(self._overlay(mid))
+        return changed
 
     def _restyle(self, ids) -> None:
         for mid in ids:
@@ -64,6 +68,17 @@ class CanvasMarks:
         return None
 
     def _dimmed(self, item) -> bool:
+        return self._off_plane(item) or self._dimmed_otherwise(item)
+
+    def _off_plane(self, item) -> bool:
+        """Under a plane filter: a switch, NIC or cable of another fabric plane (a server has ports on all)."""
+        if self.plane is None:
+            return False
+        if isinstance(item, LinkItem):
+            return self.plane not in item.planes
+        return isinstance(item, (SwitchItem, NicItem)) and item.fabric_plane != self.plane
+
+    def _dimmed_otherwise(self, item) -> bool:
         mid = item.model_id
         if self.path is not None:
             links, nodes = self.path
@@ -113,10 +128,11 @@ class CanvasMarks:
         return len(new)
 
     # ------------------------------------------------------------------ highlights and overlays
-    def highlight_rail(self, rail: int | None) -> None:
-        """Dim everything not on ``rail`` (None: highlight nothing)."""
-        if rail != self.rail:
-            self.rail = rail
+    def highlight(self, what: str, value: int | None) -> None:
+        """Dim everything not on rail (``what`` "rail") or fabric plane ("plane") ``value`` (None: that
+        highlight off)."""
+        if getattr(self, what) != value:
+            setattr(self, what, value)
             self._restyle_all()
 
     def show_path(self, link_ids, node_ids) -> None:

@@ -72,8 +72,10 @@ def build(window) -> None:
          "Add N servers of a model to an SU, cabled to its rail leaves")
     _add(w, d, "cable_rail_leaves", "&Cable NICs to their rail leaves", edit.cable_to_rail_leaves, "Ctrl+L",
          "Every rail NIC of the selected servers onto a leaf of its rail in its SU")
-    _add(w, d, "mesh_spines", "Connect leaves to the &spines of their plane", edit.mesh_to_spines, "Ctrl+M",
-         "Uplinks from each selected leaf to every spine of its plane, evenly")
+    _add(w, d, "mesh_spines", "Connect leaves to their &spines", edit.mesh_to_spines, "Ctrl+M",
+         "Uplinks from each selected leaf to every spine it meshes with (its plane and spine group), evenly")
+    _add(w, d, "mesh_cores", "Connect spines to their c&ores", edit.mesh_to_cores, "Ctrl+Shift+M",
+         "Uplinks from each selected spine to every core of its core group, evenly")
     _add(w, d, "readdress", "&Re-address the selection", edit.readdress, "Ctrl+R",
          "New addresses for the selected cables and devices' cables; pinned ones kept")
     d.addSeparator()

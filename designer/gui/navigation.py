@@ -1,5 +1,6 @@
 """Finding and showing things on a large canvas: Find by name (Ctrl+F) over ids and host names,
-collapsing SUs, highlighting a rail, the analysis overlays, and the View menu's other commands."""
+collapsing SUs, highlighting a rail or a fabric plane, the analysis overlays, and the View menu's
+other commands."""
 
 from __future__ import annotations
 
@@ -109,16 +110,25 @@ class ViewActions:
         self.window.scene.set_collapsed(set())
 
     def highlight_rail(self, rail) -> None:
+        self._highlight("rail", "highlighted", rail, f"rail {rail} highlighted; click it in the legend again to show "
+                        "every rail", "every rail shown")
+
+    def highlight_plane(self, plane) -> None:
+        self._highlight("plane", "highlighted_plane", plane, f"fabric plane {plane} shown, the other planes dimmed; "
+                        "click it in the legend again to show every plane", "every fabric plane shown")
+
+    def _highlight(self, what: str, legend_field: str, value, shown: str, cleared: str) -> None:
+        """Dim what is not on rail / fabric plane ``value`` (None: nothing), and say so in the legend."""
         w = self.window
-        w.marks.highlight_rail(rail)
-        w.legend.highlighted = rail
+        w.marks.highlight(what, value)
+        setattr(w.legend, legend_field, value)
         w.legend.update()
-        w.status(f"rail {rail} highlighted; click it in the legend again to show every rail"
-                 if rail is not None else "every rail shown")
+        w.status(shown if value is not None else cleared)
 
     def clear_highlight(self) -> None:
         self.window.marks.clear_overlay()
         self.highlight_rail(None)
+        self.highlight_plane(None)
         self.window.legend.set_extra([])
 
     def toggle_legend(self) -> None:

@@ -1,6 +1,6 @@
-"""Widgets that float over the canvas and stay put while it scrolls: the legend (rails, and what
-the marks and overlays mean; click a rail to highlight it) and the minimap (the whole design, the
-part in view outlined; click or drag to go there)."""
+"""Widgets that float over the canvas and stay put while it scrolls: the legend (rails, fabric
+planes, and what the marks and overlays mean; click a rail or a plane to highlight it) and the
+minimap (the whole design, the part in view outlined; click or drag to go there)."""
 
 from __future__ import annotations
 
@@ -17,16 +17,19 @@ MINIMAP_SIZE = QSize(220, 140)
 
 class LegendWidget(QWidget):
     rail_clicked = Signal(object)          # the rail index clicked, or None (clicked the highlighted one again)
+    plane_clicked = Signal(object)         # the fabric plane clicked, or None
 
     def __init__(self, view):
         super().__init__(view)
         self.view = view
         self.rails: list[tuple[int, str]] = []
+        self.planes: list[int] = []                          # fabric planes (listed when there are two or more)
         self.highlighted: int | None = None
+        self.highlighted_plane: int | None = None
         self.extra: list[tuple[QColor, str, bool]] = []     # (colour, text, dashed) for marks and overlays
         self.wanted = True                                   # View > Legend
         self.setCursor(Qt.PointingHandCursor)
-        self.setToolTip("Click a rail to highlight it; click it again to show every rail")
+        self.setToolTip("Click a rail (or a fabric plane) to highlight it; click it again to show them all")
         font = QFont(self.font())
         font.setPixelSize(11)
         self.setFont(font)
@@ -41,18 +44,31 @@ class LegendWidget(QWidget):
             self.highlighted = None
         self._resize()
 
+    def set_planes(self, count: int) -> None:
+        self.planes = list(range(count)) if count > 1 else []
+        if self.highlighted_plane not in self.planes:
+            self.highlighted_plane = None
+        self._resize()
+
     def set_extra(self, rows: list[tuple[QColor, str, bool]]) -> None:
         self.extra = rows
         self._resize()
 
-    def _rows(self) -> int:
-        return len(self.rails) + (len(self.extra) + 1 if self.extra else 0)
+    def _lines(self) -> list[tuple[str, object, str]]:
+        """Every row, top down: (kind, value, text); kind "title", "rail", "plane", "gap" or "extra"."""
+        rows = [("title", None, "Rails")] + [("rail", index, name) for index, name in self.rails]
+        if self.planes:
+            rows += [("gap", None, ""), ("title", None, "Fabric planes")]
+            rows += [("plane", p, f"plane {p}" + (" (plain)" if p == 0 else "")) for p in self.planes]
+        if self.extra:
+            rows += [("gap", None, "")] + [("extra", i, text) for i, (_, text, _) in enumerate(self.extra)]
+        return rows
 
     def _resize(self) -> None:
         fm = self.fontMetrics()
-        texts = ["Rails"] + [name for _, name in self.rails] + [text for _, text, _ in self.extra]
-        width = 2 * PAD + 22 + max(fm.horizontalAdvance(t) for t in texts)
-        self.setFixedSize(width, 2 * PAD + ROW_H * (self._rows() + 1))
+        lines = self._lines()
+        width = 2 * PAD + 22 + max(fm.horizontalAdvance(text) for _, _, text in lines)
+        self.setFixedSize(width, 2 * PAD + ROW_H * len(lines))
         self.setVisible(bool(self.rails or self.extra) and self.wanted)
         self.update()
 
@@ -63,46 +79,57 @@ class LegendWidget(QWidget):
         """How much of the viewport's left edge a fit leaves free for the legend."""
         return self.width() + 12 if self.isVisibleTo(self.parentWidget()) else 0
 
+    def row_at(self, y: float) -> tuple[str, object] | None:
+        lines = self._lines()
+        row = int((y - PAD) // ROW_H)
+        return lines[row][:2] if 0 <= row < len(lines) else None
+
     def rail_at(self, y: float) -> int | None:
-        row = int((y - PAD) // ROW_H) - 1
-        return self.rails[row][0] if 0 <= row < len(self.rails) else None
+        found = self.row_at(y)
+        return found[1] if found and found[0] == "rail" else None
 
     def mousePressEvent(self, event) -> None:
-        rail = self.rail_at(event.position().y())
-        if rail is None:
+        found = self.row_at(event.position().y())
+        if found is None or found[0] not in ("rail", "plane"):
             return
-        self.highlighted = None if rail == self.highlighted else rail
-        self.update()
-        self.rail_clicked.emit(self.highlighted)
+        kind, value = found
+        if kind == "rail":
+            self.highlighted = None if value == self.highlighted else value
+            self.update()
+            self.rail_clicked.emit(self.highlighted)
+        else:
+            self.highlighted_plane = None if value == self.highlighted_plane else value
+            self.update()
+            self.plane_clicked.emit(self.highlighted_plane)
 
     def paintEvent(self, _event) -> None:
         p = QPainter(self)
         p.fillRect(self.rect(), QColor(255, 255, 255, 235))
         p.setPen(QColor("#90a4ae"))
         p.drawRect(self.rect().adjusted(0, 0, -1, -1))
-        p.setPen(style.TEXT)
-        y = PAD
-        p.drawText(QRectF(PAD, y, self.width(), ROW_H), Qt.AlignLeft | Qt.AlignVCenter, "Rails")
-        for index, name in self.rails:
-            y += ROW_H
-            if index == self.highlighted:
+        for row, (kind, value, text) in enumerate(self._lines()):
+            y = PAD + row * ROW_H
+            chosen = (kind == "rail" and value == self.highlighted) or (kind == "plane" and value == self.highlighted_plane)
+            if chosen:
                 p.fillRect(QRectF(1, y, self.width() - 2, ROW_H), QColor("#e3f2fd"))
-            p.fillRect(QRectF(PAD, y + 3, 14, 10), style.rail_colour(index))
+            chip = QRectF(PAD, y + 3, 14, 10)
+            if kind == "rail":
+                p.fillRect(chip, style.rail_colour(value))
+            elif kind == "plane":
+                p.fillRect(chip, style.NO_RAIL)
+                style.hatch(p, chip, value)
+            elif kind == "extra":
+                colour, _, dashed = self.extra[value]
+                p.setPen(QPen(colour, 2.5, Qt.DashLine if dashed else Qt.SolidLine))
+                p.drawLine(QPointF(PAD, y + ROW_H / 2), QPointF(PAD + 14, y + ROW_H / 2))
+            if kind == "gap":
+                continue
             font = QFont(self.font())
-            font.setBold(index == self.highlighted)
+            font.setBold(chosen)
             p.setFont(font)
             p.setPen(style.TEXT)
-            p.drawText(QRectF(PAD + 20, y, self.width(), ROW_H), Qt.AlignLeft | Qt.AlignVCenter, name)
-        p.setFont(self.font())
-        if self.extra:
-            y += ROW_H
-            for colour, text, dashed in self.extra:
-                y += ROW_H
-                pen = QPen(colour, 2.5, Qt.DashLine if dashed else Qt.SolidLine)
-                p.setPen(pen)
-                p.drawLine(QPointF(PAD, y + ROW_H / 2), QPointF(PAD + 14, y + ROW_H / 2))
-                p.setPen(style.TEXT)
-                p.drawText(QRectF(PAD + 20, y, self.width(), ROW_H), Qt.AlignLeft | Qt.AlignVCenter, text)
+            left = PAD if kind == "title" else PAD + 20
+            p.drawText(QRectF(left, y, self.width(), ROW_H), Qt.AlignLeft | Qt.AlignVCenter, text)
         p.end()
 
 

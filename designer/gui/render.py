@@ -33,14 +33,18 @@ def design_date(design_path: Path | None) -> str:
 
 
 def title_lines(fabric, date: str) -> list[str]:
-    leaves, spines = len(fabric.leaves()), len(fabric.spines())
+    leaves, spines, cores = len(fabric.leaves()), len(fabric.spines()), len(fabric.cores())
     gpus = sum(s.gpus for s in fabric.servers.values())
     s = fabric.settings
+    planes = f" in {s.fabric_planes} fabric planes" if s.fabric_planes > 1 else ""
+    groups = len({sp.group for sp in fabric.spines() if sp.group is not None})
     return [s.name or "untitled",
             s.description or "",
-            f"{len(fabric.servers):,} servers ({gpus:,} GPUs) in {len(fabric.sus)} SUs, {len(fabric.rails)} rails; "
-            f"{leaves} leaves, {spines} spines; {len(fabric.links):,} cables",
-            f"addressing {s.addressing.scheme}, spine planes {s.spine_planes}",
+            f"{len(fabric.servers):,} servers ({gpus:,} GPUs) in {len(fabric.sus)} SUs, {len(fabric.rails)} rails{planes}; "
+            f"{leaves} leaves, {spines} spines" + (f", {cores} cores" if cores else "")
+            + f"; {len(fabric.links):,} cables",
+            f"addressing {s.addressing.scheme}, spine planes {s.spine_planes}"
+            + (f", {groups} spine groups under a core tier" if cores and groups else ""),
             f"{date} - drawn by {TOOL}"]
 
 

@@ -19,13 +19,15 @@ from ..model.ids import split_endpoint
 from ..planning import layout as geo
 from . import style
 from .cable_routing import CableRouting
-from .items import CableLayers, DeviceItem, LinkItem, NicItem, ServerItem, SuPlatesItem, SwitchItem
+from .items.plates import band_names
+from .items import BandPlatesItem, CableLayers, DeviceItem, LinkItem, NicItem, ServerItem, SuPlatesItem, SwitchItem
 
 # A fixed depth for the scene's BSP index: Qt's automatic depth grows with the item count until
 # re-indexing one long leaf-spine cable costs milliseconds (touching thousands of tree leaves).
 BSP_DEPTH = 10
 MARGIN = 60
 SU_TITLE_PX = 13      # SU names keep this on-screen size at any zoom
+POD_TITLE_PX = 15     # and a spine group's pod its name
 
 
 class FabricScene(CableRouting, QGraphicsScene):
@@ -46,8 +48,9 @@ class FabricScene(CableRouting, QGraphicsScene):
         self._port_index: dict[tuple, dict[str, int]] = {}
         self.overview: CableLayers | None = None
         self.plates: SuPlatesItem | None = None
+        self.bands: BandPlatesItem | None = None
         self.overview_mode = False         # zoomed out: one layer draws every cable, NICs hidden
-        self.decorate = None               # callable(item), applied to every new item (canvas marks)
+        self.decorate = None               # callable(item) -> changed, applied to every new item (canvas marks)
         self.tooltip_for = None            # callable(model id) -> text, asked when the mouse rests on an item
         self._selected_links: set = set()
         self.selectionChanged.connect(self._selection_restyle)
@@ -68,6 +71,8 @@ class FabricScene(CableRouting, QGraphicsScene):
         self.overview.set_overview(self.overview_mode)
         self.plates = SuPlatesItem()
         self.addItem(self.plates)
+        self.bands = BandPlatesItem()
+        self.addItem(self.bands)
         self.fabric = fabric
         fabric.subscribe(self._on_event)
         self.reconcile()
@@ -105,19 +110,25 @@ class FabricScene(CableRouting, QGraphicsScene):
         for gone in [l for l in self.links if l not in links]:
             self.removeItem(self.links.pop(gone))
             self.overview.hide_link(gone)
-        decorate = self.decorate
+        fresh = []
         for link_id in new_links:
-            item = self.links[link_id] = LinkItem(link_id, None, False)
-            self.addItem(item)
-            if decorate:
-                decorate(item)
-        touched = set(new_links)        # a new device's cables are new cables: only changed ones need a look
+            fresh.append(LinkItem(link_id, None, False))
+            self.links[link_id] = fresh[-1]
+        # the cables to route, in the model's order (a set's order changes from run to run, and with it
+        # the order a cable layer draws in: the diagram export's bytes); a new device's cables are new
+        # cables: only the changed devices' need a look
+        touched = dict.fromkeys(new_links)
         for device_id in changed:
-            touched.update(self._links_touching(device_id))
+            touched.update(dict.fromkeys(self._links_touching(device_id)))
         if relayout or added:
-            touched |= self.relayout(skip=added)
+            touched.update(self.relayout(skip=added))
         for link_id in touched:
             self._refresh_link(link_id)
+        decorate = self.decorate
+        for item in fresh:              # routed first: the scene's index takes each cable once, where it ends up
+            self.addItem(item)
+            if decorate and decorate(item):
+                self.restyle_link(item)  # marked or dimmed (knowing its rail now): the cable layer follows
         self.reconciled.emit()
 
     # ------------------------------------------------------------------ items
@@ -125,14 +136,14 @@ class FabricScene(CableRouting, QGraphicsScene):
         if isinstance(entity, Server):
             item = ServerItem(entity.id, geo.server_width(len(entity.nics)), geo.SERVER_H, entity.hostname)
             for j, nic in enumerate(sorted(entity.nics, key=lambda n: n.index)):
-                nic_item = NicItem(nic.id, geo.PORT, nic.rail, item)
+                nic_item = NicItem(nic.id, geo.PORT, nic.rail, item, nic.fabric_plane)
                 nic_item.setPos(geo.SERVER_PAD + j * geo.PORT_PITCH, 3)
                 if self.overview_mode:
                     nic_item.setVisible(False)
                 self.nics[nic.id] = nic_item
         else:
             item = SwitchItem(entity.id, geo.SWITCH_W, geo.SWITCH_H, entity.hostname, entity.role.value,
-                              entity.rail)
+                              entity.rail, entity.fabric_plane)
         item.setVisible(False)               # shown once the layout places it
         self.devices[entity.id] = item
         self.addItem(item)
@@ -158,8 +169,9 @@ class FabricScene(CableRouting, QGraphicsScene):
                 self.nics[nic.id].set_rail(nic.rail)
             item.update()
             return new.su != old.su or len(new.nics) != len(old.nics)
-        item.set_look(new.hostname, new.rail)
-        return (new.rail, new.su, new.plane, new.breakouts) != (old.rail, old.su, old.plane, old.breakouts)
+        item.set_look(new.hostname, new.rail, new.fabric_plane)
+        placed = ("rail", "su", "plane", "breakouts", "group", "fabric_plane")
+        return any(getattr(new, name) != getattr(old, name) for name in placed)
 
     def set_collapsed(self, sus) -> None:
         """Draw these SUs as one block each (their servers hidden, their leaves on the block's edge)."""
@@ -169,9 +181,9 @@ class FabricScene(CableRouting, QGraphicsScene):
             for link_id in self.relayout():
                 self._refresh_link(link_id)
 
-    def relayout(self, skip=frozenset()) -> set[str]:
-        """Place the devices whose box changed; returns the cables at those devices (to re-route),
-        but not at the devices in ``skip`` (just added: their cables are new and routed anyway)."""
+    def relayout(self, skip=frozenset()) -> dict[str, None]:
+        """Place the devices whose box changed; returns the cables at those devices (to re-route, in
+        order), but not at the devices in ``skip`` (just added: their cables are new and routed anyway)."""
         old = self.layout
         self.layout = new = geo.compute(self.fabric, frozenset(self.collapsed))
         moved = []
@@ -183,14 +195,15 @@ class FabricScene(CableRouting, QGraphicsScene):
                 item.setVisible(not hidden)
                 moved.append(device_id)
         self.plates.set_layout(new)
+        self.bands.set_layout(new)
         rect = QRectF(-MARGIN, -MARGIN, new.width + 2 * MARGIN, new.height + 2 * MARGIN)
         grow = max(rect.width(), rect.height()) / 2      # room to pan past the edges at any zoom
         self.setSceneRect(rect.adjusted(-grow, -grow, grow, grow))
         self.relaid.emit()
-        touched: set[str] = set()
+        touched: dict[str, None] = {}
         for device_id in moved:
             if device_id not in skip:
-                touched.update(self._links_touching(device_id))
+                touched.update(dict.fromkeys(self._links_touching(device_id)))
         return touched
 
     def content_rect(self) -> QRectF:
@@ -275,13 +288,24 @@ class FabricScene(CableRouting, QGraphicsScene):
     def su_at(self, pos: QPointF) -> int | None:
         return self.layout.su_at(pos.x(), pos.y())
 
-    # ------------------------------------------------------------------ background: SUs and rail lanes
+    # ------------------------------------------------------------------ names of SUs and pods
     def drawForeground(self, painter, rect) -> None:
-        """SU names on top of the cables, at a readable size whatever the zoom."""
+        """SU and pod names on top of the cables, at a readable size whatever the zoom; band names too,
+        once they are big enough to read."""
         scale = max(painter.worldTransform().m11(), 1e-6)
         font = QFont(painter.font())
-        font.setPixelSize(max(1, round(SU_TITLE_PX / scale)))
         font.setBold(True)
+        font.setPixelSize(max(1, round(POD_TITLE_PX / scale)))
+        painter.setFont(font)
+        painter.setPen(QPen(style.POD_TITLE))
+        for band in self.layout.bands:
+            if band.kind == "pod":
+                b = band.box
+                title = QRectF(b.x + 6, b.y + geo.SU_TITLE - 8 - 30 / scale, b.w * 4, 30 / scale)
+                if title.intersects(rect):
+                    painter.drawText(title, Qt.AlignLeft | Qt.AlignBottom, band.label)
+        band_names(painter, self.layout, rect)
+        font.setPixelSize(max(1, round(SU_TITLE_PX / scale)))
         painter.setFont(font)
         painter.setPen(QPen(style.SU_TITLE))
         for su, b in self.layout.su_blocks.items():

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtGui import QColor
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor
 
 # Distinct, print-safe rail colours (rail k -> RAIL_COLOURS[k % len]).
 _RAIL_HEX = ["#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22",
@@ -15,6 +16,14 @@ INFO = QColor("#1565c0")
 AS_BUILT = QColor("#6a1b9a")          # a cable the LLDP as-built check found not as planned (dashed)
 PATH = QColor("#111111")              # a traced path, hop by hop
 SPINE = QColor("#455a64")
+CORE = QColor("#283593")              # the third tier (super-spines)
+UPPER_TIER = -1                       # the "rail" a spine-core cable is drawn in (no rail: the cores' colour)
+UPPER_CABLE = QColor("#b3b9e0")
+POD_PLATE = QColor("#edf1f4")         # a spine group's pod (its spines and SUs)
+POD_EDGE = QColor("#b0bec5")
+POD_TITLE = QColor("#37474f")
+BAND_PLATES = {"cores": QColor("#dfe2f3"), "spines": QColor("#dde4e8")}
+BAND_TEXT = QColor("#455a64")
 SERVER_FILL = QColor("#eceff1")
 SERVER_EDGE = QColor("#607d8b")
 SELECTED = QColor("#000000")
@@ -34,6 +43,8 @@ MARK_COLOURS = {"error": ERROR, "warning": WARNING, "info": INFO}
 def rail_colour(rail: int | None) -> QColor:
     if rail is None:
         return NO_RAIL
+    if rail == UPPER_TIER:
+        return UPPER_CABLE
     return RAIL_COLOURS[rail % len(RAIL_COLOURS)]
 
 
@@ -53,3 +64,21 @@ def load_bucket(utilisation: float) -> int:
         if utilisation < bound:
             return i
     return len(LOAD_BUCKETS) - 1
+
+
+# Fabric planes: plane 0 is drawn plain, plane p > 0 with white hatching of its own pattern over the
+# fill (switches, NICs, the legend), so two planes of one rail stay apart at a glance.
+PLANE_HATCH = QColor(255, 255, 255, 150)
+
+
+def plane_pattern(plane: int):
+    """The brush pattern that marks fabric plane ``plane`` (None for plane 0)."""
+    patterns = (Qt.BDiagPattern, Qt.FDiagPattern, Qt.DiagCrossPattern, Qt.HorPattern, Qt.VerPattern, Qt.CrossPattern)
+    return None if not plane else patterns[(plane - 1) % len(patterns)]
+
+
+def hatch(painter, rect, plane: int) -> None:
+    """Hatch ``rect`` in fabric plane ``plane``'s pattern (nothing for plane 0)."""
+    pattern = plane_pattern(plane)
+    if pattern is not None:
+        painter.fillRect(rect, QBrush(PLANE_HATCH, pattern))

@@ -1,6 +1,6 @@
 """What hovering an object on the canvas says, computed from the model when asked (never stale):
-a NIC's address, rail, speed and the port it is cabled to; a switch's role, rail or plane, ports
-in use, loopback and ASN; a server's model and SU; a cable's ends, speed, rail and addresses. The
+a NIC's address, rail, speed, fabric plane and the port it is cabled to; a switch's role, rail or
+plane, spine or core group, fabric plane, ports in use, loopback and ASN; a server's model and SU; a cable's ends, speed, rail and addresses. The
 findings that name the object follow."""
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ HINTS = {  # what the mouse can do with it (F1 lists every gesture)
     "nic": "drag onto a switch to cable it there; right-click for more",
     "server": "right-click: cable its NICs to their rail leaves, trace a path, duplicate…",
     "leaf": "drag sideways onto another lane to change its rail; Shift+drag to a spine to cable it",
-    "spine": "Shift+drag to a leaf to cable it; right-click for more",
+    "spine": "Shift+drag to a leaf or a core to cable it; right-click for more",
+    "core": "Shift+drag to a spine to cable it; right-click for more",
     "cable": "drag an end (just off the device) onto another device to move that end",
 }
 
@@ -49,7 +50,8 @@ def _nic(fabric, nic_id: str) -> list[str]:
     nic = fabric.nic(nic_id)
     peer = fabric.peer(nic_id)
     return [f"{nic_id}  ({nic.netdev} / {nic.rdma})",
-            f"rail {nic.rail if nic.rail is not None else '-'}, {nic.speed}G, GPUs {', '.join(map(str, nic.gpus)) or '-'}",
+            f"rail {nic.rail if nic.rail is not None else '-'}, {nic.speed}G, GPUs {', '.join(map(str, nic.gpus)) or '-'}"
+            + (f", fabric plane {nic.fabric_plane}" if fabric.settings.fabric_planes > 1 or nic.fabric_plane else ""),
             f"address: {_address(fabric, nic_id)}",
             f"cabled to: {peer}" if peer else "not cabled: drag it onto its rail's leaf"]
 
@@ -65,8 +67,13 @@ def _switch(fabric, switch) -> list[str]:
     ports = fabric.ports(switch.id)
     used = len(fabric.cabled_ports(switch.id))
     name = switch.id if switch.hostname == switch.id else f"{switch.id} ({switch.hostname})"
-    where = (f"leaf of rail {switch.rail}, SU{switch.su}" if switch.role.value == "leaf"
-             else f"spine{'' if switch.plane is None else f' of plane {switch.plane}'}")
+    role = switch.role.value
+    where = (f"leaf of rail {switch.rail}, SU{switch.su}" if role == "leaf"
+             else f"{role}{'' if switch.plane is None else f' of plane {switch.plane}'}")
+    if switch.group is not None:
+        where += f", {'core' if role == 'core' else 'spine'} group {switch.group}"
+    if fabric.settings.fabric_planes > 1 or switch.fabric_plane:
+        where += f", fabric plane {switch.fabric_plane}"
     lines = [name, f"{switch.model}: {where}", f"{used} of {len(ports)} ports cabled",
              f"loopback: {_address(fabric, loopback_key(switch.id))}, ASN {fabric.asns.get(switch.id, '-')}"]
     if svi_key(switch.id) in fabric.addresses:

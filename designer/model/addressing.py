@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
+from socket import inet_aton
 
 from .errors import ModelError
 from .limits import excerpt
@@ -13,6 +14,21 @@ _OCTET = r"(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])"
 # Already valid and normalised (no octet above 255, no leading zeros, length 0..32): most addresses, so
 # loading a big design checks each with one match instead of parsing it.
 _NORMAL = re.compile(rf"{_OCTET}\.{_OCTET}\.{_OCTET}\.{_OCTET}/(?:3[0-2]|[12]?[0-9])").fullmatch
+
+
+_PREFIXES = {str(n): n for n in range(33)}
+# CIDR text -> (address, prefix) of the values the model stores (validated and normalised by
+# `check_cidr`), kept across calls: the window re-checks and re-addresses after every edit and almost
+# every address is unchanged. Users clear it when it outgrows the largest designs (PARSED_LIMIT).
+PARSED: dict[str, tuple[int, int]] = {}
+PARSED_LIMIT = 1 << 20
+
+
+def parse_cidr(cidr: str) -> tuple[int, int]:
+    """(address, prefix) of a CIDR the model stores, remembered in PARSED (callers look there first)."""
+    slash = cidr.index("/")
+    value = PARSED[cidr] = (int.from_bytes(inet_aton(cidr[:slash]), "big"), _PREFIXES[cidr[slash + 1:]])
+    return value
 
 
 def check_cidr(cidr: str, where: str) -> str:

@@ -73,8 +73,16 @@ def rail_pool(fabric: Fabric, rail: int, plane: int = 0) -> tuple[int, int]:
     return base + rail * size(a.rail_prefix), a.rail_prefix
 
 
-def _pool_name(name: str, plane: int, planes: int) -> str:
+def pool_name(name: str, plane: int, planes: int) -> str:
     return name if planes == 1 else f"plane {plane} {name}"
+
+
+def switch_pool(fabric: Fabric, pool: str, plane: int) -> tuple[str, int, int]:
+    """(name, base, prefix) of fabric plane ``plane``'s part of the "fabric pool" or "loopback pool"."""
+    a, planes = fabric.settings.addressing, fabric.settings.fabric_planes
+    cidr = a.fabric_pool if pool == "fabric pool" else a.loopback_pool
+    base, prefix = plane_part(cidr, pool, plane, planes)
+    return pool_name(pool, plane, planes), base, prefix
 
 
 def _planes(fabric: Fabric) -> range:
@@ -99,7 +107,7 @@ def requirements(fabric: Fabric, links: dict[str, LeafLinks] | None = None,
         leaves = [l for l in fabric.leaves() if l.fabric_plane == plane]
         rails = sorted({l.rail for l in leaves if l.rail is not None})
         if rails:
-            needs.append(PoolNeed(_pool_name("rail supernet", plane, planes), cidr_str(part, part_prefix),
+            needs.append(PoolNeed(pool_name("rail supernet", plane, planes), cidr_str(part, part_prefix),
                                   (rails[-1] + 1) * size(a.rail_prefix), size(part_prefix),
                                   f"{rails[-1] + 1} rail pools of /{a.rail_prefix}"))
         for rail in rails:
@@ -110,17 +118,17 @@ def requirements(fabric: Fabric, links: dict[str, LeafLinks] | None = None,
                 need, detail = 2 * nic_links, f"{nic_links:,} NIC links of /31"
             else:
                 need, detail = len(on_rail) * size(per_leaf), f"{len(on_rail):,} leaf subnets of /{per_leaf}"
-            needs.append(PoolNeed(_pool_name(f"rail {rail} pool", plane, planes), cidr_str(base, prefix), need,
+            needs.append(PoolNeed(pool_name(f"rail {rail} pool", plane, planes), cidr_str(base, prefix), need,
                                   size(prefix), detail, tuple(l.id for l in on_rail)))
         uplinks = sum(len(links[l.id].uplinks) for l in leaves)
         core_links = sum(len(spine_links[s.id].uplinks) for s in fabric.spines() if s.fabric_plane == plane)
         detail = f"{uplinks:,} leaf-spine" + (f" and {core_links:,} spine-core" if core_links else "") + " links of /31"
         base, prefix = plane_part(a.fabric_pool, "fabric pool", plane, planes)
-        needs.append(PoolNeed(_pool_name("fabric pool", plane, planes), cidr_str(base, prefix),
+        needs.append(PoolNeed(pool_name("fabric pool", plane, planes), cidr_str(base, prefix),
                               2 * (uplinks + core_links), size(prefix), detail))
         switches = sum(1 for s in fabric.switches.values() if s.fabric_plane == plane)
         base, prefix = plane_part(a.loopback_pool, "loopback pool", plane, planes)
-        needs.append(PoolNeed(_pool_name("loopback pool", plane, planes), cidr_str(base, prefix), switches,
+        needs.append(PoolNeed(pool_name("loopback pool", plane, planes), cidr_str(base, prefix), switches,
                               size(prefix), f"{switches:,} switch loopbacks"))
     return needs
 
@@ -160,15 +168,13 @@ def plan(fabric: Fabric) -> tuple[dict[str, str], dict[str, int]]:
     taken = {split_cidr(v)[0] for v in pinned.values()}
     out: dict[str, str] = {}
     a = fabric.settings.addressing
-    planes = fabric.settings.fabric_planes
     for plane in _planes(fabric):
         leaves = [l for l in fabric.leaves() if l.fabric_plane == plane]
         if a.scheme == "p2p31":
             _plan_p2p(fabric, leaves, plane, links, pinned, taken, out)
         else:
             _plan_subnets(fabric, leaves, plane, links, pinned, taken, out)
-        base, prefix = plane_part(a.fabric_pool, "fabric pool", plane, planes)
-        cursor = _Cursor(_pool_name("fabric pool", plane, planes), base, prefix, taken)
+        cursor = _Cursor(*switch_pool(fabric, "fabric pool", plane), taken)
         for leaf in leaves:
             for port, spine_ep in links[leaf.id].uplinks:
                 _pair(cursor, spine_ep, endpoint(leaf.id, port.name), pinned, out)
@@ -176,8 +182,7 @@ def plan(fabric: Fabric) -> tuple[dict[str, str], dict[str, int]]:
             if spine.fabric_plane == plane:
                 for port, core_ep in spine_links[spine.id].uplinks:
                     _pair(cursor, core_ep, endpoint(spine.id, port.name), pinned, out)
-        base, prefix = plane_part(a.loopback_pool, "loopback pool", plane, planes)
-        lo_cursor = _Cursor(_pool_name("loopback pool", plane, planes), base, prefix, taken)
+        lo_cursor = _Cursor(*switch_pool(fabric, "loopback pool", plane), taken)
         for switch in fabric.cores() + fabric.spines() + fabric.leaves():
             key = loopback_key(switch.id)
             if switch.fabric_plane == plane and key not in pinned:
@@ -202,7 +207,7 @@ def _plan_p2p(fabric, leaves, plane, links, pinned, taken, out) -> None:
     planes = fabric.settings.fabric_planes
     for rail in sorted({l.rail for l in leaves}):
         base, prefix = rail_pool(fabric, rail, plane)
-        cursor = _Cursor(_pool_name(f"rail {rail} pool", plane, planes), base, prefix, taken)
+        cursor = _Cursor(pool_name(f"rail {rail} pool", plane, planes), base, prefix, taken)
         for leaf in (l for l in leaves if l.rail == rail):
             for port, nic_id in links[leaf.id].downlinks:
                 _pair(cursor, endpoint(leaf.id, port.name), nic_id, pinned, out)

@@ -19,6 +19,14 @@ def group_key(spine) -> tuple[int, int]:
     return (spine.group or 0, -1 if spine.plane is None else spine.plane)
 
 
+def _shared_key(spine) -> int:
+    return spine.group or 0
+
+
+# What the spines that share one ASN have in common, per spine ASN mode (the others: per-spine, per-plane).
+SHARING = {"shared": _shared_key, "per-group": group_key}
+
+
 def plan_asns(fabric: Fabric) -> dict[str, int]:
     s = fabric.settings.asn
     pinned = {v for k, v in fabric.asns.items() if fabric.is_pinned(asn_key(k))}
@@ -32,8 +40,8 @@ def plan_asns(fabric: Fabric) -> dict[str, int]:
         out[leaf.id] = value
         value += 1
     spines = fabric.spines()
-    groups = {key: rank for rank, key in enumerate(sorted({group_key(spine) for spine in spines}))}
-    shared = {group: rank for rank, group in enumerate(sorted({spine.group or 0 for spine in spines}))}
+    key = SHARING.get(s.spine_mode, _shared_key)
+    ranks = {k: rank for rank, k in enumerate(sorted({key(spine) for spine in spines}))}
     for n, spine in enumerate(spines):
         if fabric.is_pinned(asn_key(spine.id)):
             continue
@@ -41,11 +49,44 @@ def plan_asns(fabric: Fabric) -> dict[str, int]:
             out[spine.id] = s.spine_base + n
         elif s.spine_mode == "per-plane":
             out[spine.id] = s.spine_base + (spine.plane or 0)
-        elif s.spine_mode == "per-group":
-            out[spine.id] = s.spine_base + groups[group_key(spine)]
         else:
-            out[spine.id] = s.spine_base + shared[spine.group or 0]
+            out[spine.id] = s.spine_base + ranks[key(spine)]
     for core in fabric.cores():
         if not fabric.is_pinned(asn_key(core.id)):
             out[core.id] = fabric.settings.core_asn
     return out
+
+
+def next_asn(fabric: Fabric, switch, used: set[int]) -> int:
+    """The ASN `plan_asns` gives a switch added to a planned design, without renumbering any other:
+    a leaf the lowest unused from the leaf base; a core the core ASN; a spine its sharers' ASN (the
+    spines of its spine group, under ``shared``), else the spine base plus its group's rank (or the
+    next value no other spine holds). ``used``: the ASNs held now."""
+    s = fabric.settings.asn
+    role = switch.role.value
+    if role == "core":
+        return fabric.settings.core_asn
+    if role == "leaf" or s.spine_mode == "per-spine":
+        value = s.leaf_base if role == "leaf" else s.spine_base
+        taken = used if role == "leaf" else {v for k, v in fabric.asns.items() if _is_spine(fabric, k)}
+        while value in taken:
+            value += 1
+        return value
+    if s.spine_mode == "per-plane":
+        return s.spine_base + (switch.plane or 0)
+    key = SHARING.get(s.spine_mode, _shared_key)
+    spines = [sp for sp in fabric.spines() if sp.id != switch.id] + [switch]
+    sharer = next((fabric.asns[sp.id] for sp in spines if sp.id in fabric.asns and sp.id != switch.id
+                   and key(sp) == key(switch)), None)
+    if sharer is not None:
+        return sharer
+    value = s.spine_base + sorted({key(sp) for sp in spines}).index(key(switch))
+    others = {v for k, v in fabric.asns.items() if _is_spine(fabric, k) and k != switch.id}
+    while value in others:
+        value += 1
+    return value
+
+
+def _is_spine(fabric: Fabric, switch_id: str) -> bool:
+    switch = fabric.switches.get(switch_id)
+    return switch is not None and switch.role.value == "spine"

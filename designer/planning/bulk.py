@@ -1,8 +1,11 @@
 """Bulk wiring plans for the window's bulk edits (pure: they say what to cable, the caller cables).
 
 - `rail_cabling`: every rail NIC of the given servers onto a leaf of its rail in its server's SU.
-- `spine_mesh`: every given leaf onto the spines of its plane, evenly, with enough uplinks for the
-  design's allowed oversubscription.
+- `spine_mesh`: every given leaf onto the spines it meshes with (`topology.expected_spines`: its fabric
+  plane, spine group and spine plane), evenly, with enough uplinks for the design's allowed
+  oversubscription.
+- `core_mesh`: every given spine onto the cores of its core group (`topology.expected_cores`),
+  evenly, with enough uplinks for the allowed spine oversubscription.
 
 Each returns what to do and, for what cannot be done, one readable line naming the object.
 """
@@ -15,7 +18,7 @@ from dataclasses import dataclass, field
 from ..model.entities import Role
 from ..model.fabric import Fabric
 from ..model.ids import endpoint, natural_key, split_endpoint
-from .topology import leaf_links, spines_of_plane
+from .topology import expected_cores, expected_spines, leaf_links, mesh_scope, spine_links
 
 
 @dataclass
@@ -79,61 +82,91 @@ def rail_cabling(fabric: Fabric, nic_ids) -> Plan:
     return plan
 
 
+PLURAL = {"leaf": "leaves", "spine": "spines", "core": "cores"}
+
+
 def spine_mesh(fabric: Fabric, leaf_ids) -> Plan:
-    """Uplinks from each leaf to every spine of its plane, spread evenly: at least one per spine,
+    """Uplinks from each leaf to every spine it meshes with, spread evenly: at least one per spine,
     and enough for the design's allowed oversubscription over the leaf's server cables."""
+    def spines(leaf):
+        found = expected_spines(fabric, leaf)
+        return found, "spines of its plane", (f"{mesh_scope(fabric, leaf, 'the design')} has no spines for "
+                                              f"{leaf.id}; add spines from the palette")
+    return _mesh(fabric, leaf_ids, Role.LEAF, fabric.settings.max_oversubscription, spines)
+
+
+def core_mesh(fabric: Fabric, spine_ids) -> Plan:
+    """Uplinks from each spine to every core of its core group, spread evenly: at least one per core,
+    and enough for the allowed spine oversubscription over the spine's leaf cables."""
+    def cores(spine):
+        group, found = expected_cores(fabric, spine)
+        return found, f"cores of core group {group}", (f"core group {group} of fabric plane {spine.fabric_plane} "
+                                                      f"has no cores for {spine.id}; add cores from the palette")
+    return _mesh(fabric, spine_ids, Role.SPINE, fabric.settings.max_spine_oversubscription, cores)
+
+
+def _mesh(fabric: Fabric, ids, role: Role, ratio: float, targets) -> Plan:
+    """Each switch of ``ids`` (a ``role``) meshed up to what ``targets(switch)`` gives: (the upper
+    switches, what they are, the problem to report when there are none)."""
     plan, free = Plan(), _FreePorts(fabric)
-    ratio = fabric.settings.max_oversubscription or 1.0
-    for leaf_id in sorted(set(leaf_ids), key=natural_key):
-        leaf = fabric.switches[leaf_id]
-        if leaf.role is not Role.LEAF:
-            plan.problems.append(f"{leaf_id} is a spine; select leaves to connect to the spines")
+    upper = "spines" if role is Role.LEAF else "cores"
+    for switch_id in sorted(set(ids), key=natural_key):
+        switch = fabric.switches[switch_id]
+        if switch.role is not role:
+            plan.problems.append(f"{switch_id} is a {switch.role.value}; select {PLURAL[role.value]} to connect to "
+                                 f"the {upper}")
             continue
-        spines = spines_of_plane(fabric, leaf.rail)
-        if not spines:
-            where = f"plane {leaf.rail}" if fabric.settings.spine_planes == "per-rail" else "the design"
-            plan.problems.append(f"{where} has no spines for {leaf_id}; add spines from the palette")
+        uppers, what, problem = targets(switch)
+        if not uppers:
+            plan.problems.append(problem)
             continue
-        links = leaf_links(fabric, leaf_id)
-        per_spine = {s: 0 for s in spines}
-        for _, spine_ep in links.uplinks:
-            spine = split_endpoint(spine_ep)[0]
-            if spine in per_spine:
-                per_spine[spine] += 1
-        speed = _uplink_speed(fabric, free, leaf_id, spines, links)
-        if speed is None:
-            plan.problems.append(f"{leaf_id} and the spines of its plane have no free ports of a common speed")
-            continue
-        down = sum(p.speed for p, _ in links.downlinks)
-        have = sum(per_spine.values())
-        want = max(math.ceil(down / (ratio * speed)) if down else 0, len(spines))
-        want = len(spines) * math.ceil(want / len(spines))          # even over the spines
-        if have >= want and all(per_spine.values()):
-            plan.already += 1
-            continue
-        for _ in range(max(want - have, sum(1 for n in per_spine.values() if not n))):
-            spine = min(per_spine, key=lambda s: (per_spine[s], natural_key(s)))
-            leaf_port = free.take(leaf_id, speed, last=True)
-            if leaf_port is None:
-                plan.problems.append(f"{leaf_id} ran out of free {speed}G ports: {sum(per_spine.values())} of "
-                                     f"{want} uplinks")
-                break
-            spine_port = free.take(spine, speed)
-            if spine_port is None:
-                free.ports(leaf_id).append(fabric.port(leaf_port))
-                plan.problems.append(f"{spine} has no free {speed}G port left for {leaf_id}")
-                per_spine.pop(spine)
-                if not per_spine:
-                    break
-                continue
-            plan.steps.append((leaf_port, spine_port))
-            per_spine[spine] += 1
+        links = (leaf_links if role is Role.LEAF else spine_links)(fabric, switch_id)
+        _mesh_up(fabric, plan, free, switch_id, uppers, links, ratio or 1.0, what)
     return plan
 
 
-def _uplink_speed(fabric, free: _FreePorts, leaf_id: str, spines: list[str], links) -> int | None:
-    """The speed of the leaf's uplinks so far, else the fastest its free ports share with a spine's."""
+def _mesh_up(fabric, plan: Plan, free: _FreePorts, lower: str, uppers: list[str], links, ratio: float,
+             what: str) -> None:
+    """Plan uplinks from switch ``lower`` (its ``links``: downlinks and uplinks) to each of ``uppers``:
+    at least one each, enough for ``ratio`` over its downlinks, the same number to each."""
+    per_upper = {u: 0 for u in uppers}
+    for _, up_ep in links.uplinks:
+        upper = split_endpoint(up_ep)[0]
+        if upper in per_upper:
+            per_upper[upper] += 1
+    speed = _uplink_speed(free, lower, uppers, links)
+    if speed is None:
+        plan.problems.append(f"{lower} and the {what} have no free ports of a common speed")
+        return
+    down = sum(p.speed for p, _ in links.downlinks)
+    have = sum(per_upper.values())
+    want = max(math.ceil(down / (ratio * speed)) if down else 0, len(uppers))
+    want = len(uppers) * math.ceil(want / len(uppers))          # even over the upper switches
+    if have >= want and all(per_upper.values()):
+        plan.already += 1
+        return
+    for _ in range(max(want - have, sum(1 for n in per_upper.values() if not n))):
+        upper = min(per_upper, key=lambda u: (per_upper[u], natural_key(u)))
+        lower_port = free.take(lower, speed, last=True)
+        if lower_port is None:
+            plan.problems.append(f"{lower} ran out of free {speed}G ports: {sum(per_upper.values())} of "
+                                 f"{want} uplinks")
+            return
+        upper_port = free.take(upper, speed)
+        if upper_port is None:
+            free.ports(lower).append(fabric.port(lower_port))
+            plan.problems.append(f"{upper} has no free {speed}G port left for {lower}")
+            per_upper.pop(upper)
+            if not per_upper:
+                return
+            continue
+        plan.steps.append((lower_port, upper_port))
+        per_upper[upper] += 1
+
+
+def _uplink_speed(free: _FreePorts, lower: str, uppers: list[str], links) -> int | None:
+    """The speed of the switch's uplinks so far, else the fastest its free ports share with an upper's."""
     if links.uplinks:
         return links.uplinks[0][0].speed
-    common = free.speeds(leaf_id) & set().union(*(free.speeds(s) for s in spines))
+    common = free.speeds(lower) & set().union(*(free.speeds(u) for u in uppers))
     return max(common) if common else None

@@ -2,10 +2,11 @@
 the new devices and cables a paste makes of it, with fresh ids in the target SU.
 
 Ids follow the design's conventions (`naming`): servers ``suN-srvNN``, leaves ``suN-leaf-rK``
-(``-2``, ``-3`` when the rail already has one), spines ``spine-NN`` / ``pK-spine-NN``. A pasted
-server keeps its model, rail NICs and NIC names; a pasted switch its model, rail, plane and
-breakouts, so the copied cables land on the same ports. Cables to devices outside the clip are
-not copied.
+(``-2``, ``-3`` when the rail already has one), spines ``spine-NN`` / ``pK-spine-NN`` / ``sgG-spine-NN``,
+cores ``cgG-core-NN`` (``plP-`` first in a multi-plane design). A pasted server keeps its model, rail
+NICs, their fabric planes and NIC names; a pasted switch its model, rail, spine plane, spine or core
+group, fabric plane and breakouts, so the copied cables land on the same ports. Cables to devices
+outside the clip are not copied.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass, replace
 from ..model.entities import Nic, Role, Server, Switch
 from ..model.fabric import Fabric
 from ..model.ids import natural_key, split_endpoint
-from .naming import next_leaf_id, next_server_id, next_spine_id
+from .naming import next_core_id, next_leaf_id, next_server_id, next_spine_id
 
 CLIP_FORMAT = "rail-designer-clip/1"
 
@@ -37,10 +38,12 @@ class Clip:
         return json.dumps({
             "format": CLIP_FORMAT,
             "servers": [{"id": s.id, "hostname": s.hostname, "model": s.model, "su": s.su, "gpus": s.gpus,
-                         "nics": [[n.index, n.netdev, n.rdma, n.speed, list(n.gpus), n.rail] for n in s.nics]}
+                         "nics": [[n.index, n.netdev, n.rdma, n.speed, list(n.gpus), n.rail, n.fabric_plane]
+                                  for n in s.nics]}
                         for s in self.servers],
             "switches": [{"id": s.id, "role": s.role.value, "model": s.model, "su": s.su, "rail": s.rail,
-                          "plane": s.plane, "breakouts": [list(b) for b in s.breakouts]} for s in self.switches],
+                          "plane": s.plane, "breakouts": [list(b) for b in s.breakouts], "group": s.group,
+                          "fabric_plane": s.fabric_plane} for s in self.switches],
             "links": [list(l) for l in self.links]}, sort_keys=True)
 
     @classmethod
@@ -51,11 +54,12 @@ class Clip:
             if raw.get("format") != CLIP_FORMAT:
                 raise ValueError("not a rail-designer clip")
             servers = tuple(Server(s["id"], s["hostname"], s["model"], int(s["su"]),
-                                   tuple(Nic(s["id"], int(i), nd, rd, int(sp), tuple(g), r)
-                                         for i, nd, rd, sp, g, r in s["nics"]), int(s["gpus"]))
+                                   tuple(Nic(s["id"], int(i), nd, rd, int(sp), tuple(g), r, int(rest[0]) if rest else 0)
+                                         for i, nd, rd, sp, g, r, *rest in s["nics"]), int(s["gpus"]))
                             for s in raw["servers"])
             switches = tuple(Switch(s["id"], s["id"], Role(s["role"]), s["model"], s["su"], s["rail"], s["plane"],
-                                    tuple((int(c), str(m)) for c, m in s["breakouts"])) for s in raw["switches"])
+                                    tuple((int(c), str(m)) for c, m in s["breakouts"]), s.get("group"),
+                                    int(s.get("fabric_plane", 0))) for s in raw["switches"])
             links = tuple((str(a), str(b)) for a, b in raw["links"])
         except (KeyError, TypeError, AttributeError) as exc:
             raise ValueError(f"the clipboard does not hold rail-designer devices ({exc})") from None
@@ -104,8 +108,10 @@ def _new_id(fabric: Fabric, taken: set[str], device, su: int | None) -> str:
     if isinstance(device, Server):
         new = next_server_id(fabric, su, taken)
     elif device.role is Role.LEAF:
-        new = next_leaf_id(fabric, su if su is not None else 0, device.rail or 0, taken)
+        new = next_leaf_id(fabric, su if su is not None else 0, device.rail or 0, taken, device.fabric_plane)
+    elif device.role is Role.CORE:
+        new = next_core_id(fabric, device.group or 1, taken, device.fabric_plane)
     else:
-        new = next_spine_id(fabric, device.plane, taken)
+        new = next_spine_id(fabric, device.plane, taken, device.group, device.fabric_plane)
     taken.add(new)
     return new

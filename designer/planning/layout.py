@@ -1,8 +1,8 @@
-"""Canvas coordinates for a fabric: spines on top, then the scalable units in a grid, each SU a
-block with its leaves in rail lanes and its servers below them.
+"""Canvas coordinates for a fabric: cores and spines on top, then the scalable units in a grid, each
+SU a block with its leaves in rail lanes and its servers below them.
 
 Pure geometry (no Qt): the GUI scene places its items from a `Layout`, and drop targets
-(which SU, which rail lane) are answered here so they can be unit-tested.
+(which SU, which rail lane, which pod or band) are answered here so they can be unit-tested.
 
 The grid has as many columns as make the whole picture about `ASPECT` wide, so fitting it to a
 window uses the window (32 SUs in one row were a thin strip). Every block of a grid row has the
@@ -11,6 +11,11 @@ leaves, so adding or removing a server moves at most the servers after it in its
 re-railing a leaf moves only that leaf, never the rest of the design. A collapsed SU is one
 short block: its leaves sit in their lanes at its top edge (their uplinks still end there) and its
 servers are not drawn.
+
+Three tiers and planes (`layout_tiers`): the cores are the top rows, one labelled band per core
+group; in a design with spine groups each grid cell is a *pod*, a spine group's spines above the
+SUs of that group; in a multi-plane design the spines sit in one band per fabric plane and every
+rail lane has one row of leaves per plane (plane 0 on top).
 """
 
 from __future__ import annotations
@@ -21,19 +26,17 @@ from typing import NamedTuple
 
 from ..model.entities import Server, Switch
 from ..model.fabric import Fabric
-from ..model.ids import natural_key
+from . import layout_tiers as tiers
+from .layout_tiers import SWITCH_H, SWITCH_W
 
 PORT = 10            # a NIC port square
 PORT_PITCH = 13
 SERVER_PAD = 6
 SERVER_H = 38
-SWITCH_W, SWITCH_H = 76, 30
 LANE_W = SWITCH_W + 12
 SU_GAP = 48          # between SU columns
 SU_ROW_GAP = 70      # between SU rows
 SU_TITLE = 30        # the SU's name above its lanes
-SPINE_PITCH = SWITCH_W + 10
-SPINE_ROW = SWITCH_H + 20
 SPINE_GAP = 160      # spines -> first SU row
 LEAF_STACK = SWITCH_H + 8
 SERVER_GAP = 14
@@ -67,11 +70,25 @@ class Box(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class Lane:
-    """Where the leaves of one rail of one SU sit; a leaf dropped here takes this rail."""
+    """Where the leaves of one rail of one SU (and one fabric plane) sit; a leaf dropped here takes
+    this rail and plane."""
 
     su: int | None
     rail: int
     box: Box
+    fabric_plane: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Band:
+    """A labelled plate: a pod (``kind`` "pod": a spine group's spines and SUs), or a band of switches
+    ("cores": a core group; "spines": the spines of one plane or spine group)."""
+
+    kind: str
+    label: str
+    box: Box
+    group: int | None = None
+    fabric_plane: int | None = None
 
 
 @dataclass
@@ -83,6 +100,8 @@ class Layout:
     collapsed: dict[int | None, Box] = field(default_factory=dict)   # SU -> its one block, when collapsed
     hidden: set[str] = field(default_factory=set)             # devices not drawn (servers of collapsed SUs)
     su_of: dict[str, int | None] = field(default_factory=dict)  # device id -> the SU block it is drawn in
+    bands: list[Band] = field(default_factory=list)           # pods, core groups, spine bands (plates under them)
+    planes: int = 1                                           # fabric planes: rows of leaves per lane
     columns: int = 1
     width: float = 0.0
     height: float = 0.0
@@ -111,6 +130,16 @@ class Layout:
                 return lane
         return None
 
+    def band_at(self, x: float, y: float, kind: str | None = None) -> Band | None:
+        """The innermost band (of ``kind``, if given) holding (x, y): a switch band before its pod."""
+        found = [b for b in self.bands if b.box.contains(x, y) and (kind is None or b.kind == kind)]
+        return min(found, key=lambda b: b.box.w * b.box.h, default=None)
+
+    def nearest_band(self, x: float, y: float, kind: str) -> Band | None:
+        return min((b for b in self.bands if b.kind == kind),
+                   key=lambda b: abs(x - b.box.cx) / max(b.box.w, 1) + abs(y - b.box.cy) / max(b.box.h, 1),
+                   default=None)
+
     def su_at(self, x: float, y: float | None = None) -> int | None:
         """The SU whose block holds (x, y) (the nearest block when the point falls in a gap)."""
         best, best_d = None, math.inf
@@ -137,51 +166,121 @@ def _su_key(su: int | None):
     return (su is None, su or 0)
 
 
-def compute(fabric: Fabric, collapsed=frozenset(), columns: int | None = None) -> Layout:
-    out = Layout()
-    lanes = lane_count(fabric)
+@dataclass
+class _Grid:
+    """The SU block geometry every block of one layout shares."""
+
+    lanes: int
+    planes: int
+    stack: int
+    pitch: float
+    cols: int
+    block_w: float
+    lane_w: float
+    full_h: float
+    servers_by_su: dict
+    leaves_by_su: dict
+
+    def height(self, su, collapsed) -> float:
+        return self.collapsed_h() + SU_TITLE if su in collapsed else self.full_h
+
+    def collapsed_h(self) -> float:
+        return COLLAPSED_H + (self.planes - 1) * LEAF_STACK
+
+    def place(self, out: Layout, su, x: float, y: float, collapsed) -> float:
+        leaves, servers = self.leaves_by_su.get(su, []), self.servers_by_su.get(su, [])
+        if su in collapsed:
+            return _collapsed_block(out, self, su, x, y, leaves, servers)
+        return _block(out, self, su, x, y, leaves, servers)
+
+
+def _grid(fabric: Fabric) -> _Grid:
+    lanes, planes = lane_count(fabric), tiers.plane_count(fabric)
     servers_by_su: dict[int | None, list[Server]] = {}
     for server in fabric.sorted_servers():
         servers_by_su.setdefault(server.su, []).append(server)
     leaves_by_su: dict[int | None, list[Switch]] = {}
     for leaf in fabric.leaves():
         leaves_by_su.setdefault(leaf.su, []).append(leaf)
-    sus = sorted(set(servers_by_su) | set(leaves_by_su), key=_su_key)
     stack = max([MIN_STACK] + [_stack_depth(v) for v in leaves_by_su.values()])
     pitch = max((server_width(len(s.nics)) for s in fabric.servers.values()), default=server_width(2)) + SERVER_GAP
     lanes_w = lanes * LANE_W
     cols = max(1, int((lanes_w + SERVER_GAP) // pitch))
     block_w = max(lanes_w, cols * pitch - SERVER_GAP)
-    lane_w = block_w / lanes
     busiest = max((len(v) for v in servers_by_su.values()), default=0)
     server_rows = ROW_QUANTUM * max(1, math.ceil(math.ceil(busiest / cols) / ROW_QUANTUM))
-    leaf_band = stack * LEAF_STACK
-    full_h = SU_TITLE + leaf_band + BAND_GAP + server_rows * (SERVER_H + ROW_GAP) - ROW_GAP
-    out.columns = columns or _columns(len(sus), block_w + SU_GAP, full_h + SU_ROW_GAP)
-    spines = _spine_order(fabric)
-    grid_w = max(out.columns * (block_w + SU_GAP) - SU_GAP, SWITCH_W) if sus else 0.0
-    width = max(grid_w, min(len(spines), _spines_per_row(grid_w)) * SPINE_PITCH, SWITCH_W)
-    spine_rows = math.ceil(len(spines) / _spines_per_row(width)) if spines else 0
-    top = spine_rows * SPINE_ROW + SPINE_GAP if spines else 0.0
-    y = top
-    bottom = spine_rows * SPINE_ROW
-    for start in range(0, len(sus), out.columns):
-        row = sus[start:start + out.columns]
-        row_h = max(COLLAPSED_H + SU_TITLE if su in collapsed else full_h for su in row)
-        ends = []
-        for col, su in enumerate(row):
-            x = col * (block_w + SU_GAP)
-            if su in collapsed:
-                ends.append(_collapsed_block(out, su, x, y, block_w, lane_w, leaves_by_su.get(su, []),
-                                             servers_by_su.get(su, [])))
-            else:
-                ends.append(_block(out, su, x, y, block_w, lane_w, lanes, stack, pitch, cols, full_h,
-                                   leaves_by_su.get(su, []), servers_by_su.get(su, [])))
-        bottom = max(ends)                 # the last row ends where its contents end, not its reserve
+    full_h = SU_TITLE + planes * stack * LEAF_STACK + BAND_GAP + server_rows * (SERVER_H + ROW_GAP) - ROW_GAP
+    return _Grid(lanes, planes, stack, pitch, cols, block_w, block_w / lanes, full_h, servers_by_su, leaves_by_su)
+
+
+def compute(fabric: Fabric, collapsed=frozenset(), columns: int | None = None) -> Layout:
+    out = Layout()
+    g = _grid(fabric)
+    out.planes = g.planes
+    sus = sorted(set(g.servers_by_su) | set(g.leaves_by_su), key=_su_key)
+    pod_of = tiers.pods_of(g.leaves_by_su, sus)
+    cells = _cells(sus, pod_of)
+    in_pods = {group for group, _ in cells if group is not None}
+    spines = fabric.spines()
+    pod_spines: dict[int, list[Switch]] = {group: [] for group in in_pods}
+    free_spines = []
+    for spine in spines:
+        (pod_spines[spine.group] if spine.group in pod_spines else free_spines).append(spine)
+    width_su = max((len(c) for _, c in cells), default=1)
+    cell_w = width_su * (g.block_w + SU_GAP) - SU_GAP
+    pod_bands = {group: tiers.bands_of("spines", pod_spines[group], g.planes, in_pod=True) for group in in_pods}
+    pod_slots = tiers.band_slots(*pod_bands.values())
+    pod_rows = max((tiers.rows_needed(b, cell_w, pod_slots) for b in pod_bands.values()), default=0)
+    head = tiers.POD_TITLE + tiers.band_height(pod_rows) + tiers.POD_SPINE_GAP if in_pods else 0.0
+    gap_x = tiers.POD_GAP if in_pods else SU_GAP
+    out.columns = columns or _columns(len(cells), cell_w + gap_x, head + g.full_h + SU_ROW_GAP)
+    grid_w = max(out.columns * (cell_w + gap_x) - gap_x, SWITCH_W) if cells else 0.0
+    spine_bands = tiers.bands_of("spines", free_spines, g.planes)
+    plain = len(spine_bands) == 1 and not spine_bands[0].label
+    width = max(grid_w, tiers.plain_width(len(free_spines), grid_w) if plain else 0.0, SWITCH_W)
+    cores = fabric.cores()
+    y = tiers.place_tier(out, tiers.bands_of("cores", cores, g.planes), width, 0.0)
+    if cores and free_spines:
+        y += tiers.CORE_GAP
+    y = bottom = tiers.place_tier(out, spine_bands, width, y)
+    if cores or free_spines:            # room for the cables that fan out of the rows above
+        y += SPINE_GAP if free_spines else tiers.CORE_GAP
+    for start in range(0, len(cells), out.columns):
+        row = cells[start:start + out.columns]
+        row_h = head + max(g.height(su, collapsed) for _, c in row for su in c)
+        for col, (group, members) in enumerate(row):
+            x = col * (cell_w + gap_x)
+            bottom = max(bottom, _cell(out, g, group, members, x, y, cell_w, head, (pod_slots, pod_rows),
+                                       pod_bands.get(group, []), collapsed))
         y += row_h + SU_ROW_GAP
-    _place_spines(spines, out, width)
-    out.width, out.height = width, max(bottom, SWITCH_H if spines else 0.0)
+    out.width, out.height = width, max(bottom, SWITCH_H if fabric.switches else 0.0)
     return out
+
+
+def _cells(sus: list, pod_of: dict) -> list[tuple[int | None, list]]:
+    """The grid's cells: one per pod (its SUs) in group order, then one per SU outside any pod; without
+    spine groups, one per SU."""
+    pods: dict[int, list] = {}
+    for su in sus:
+        if su in pod_of:
+            pods.setdefault(pod_of[su], []).append(su)
+    return [(group, pods[group]) for group in sorted(pods)] + [(None, [su]) for su in sus if su not in pod_of]
+
+
+def _cell(out: Layout, g: _Grid, group, members, x, y, cell_w, head, pod_shape, bands, collapsed) -> float:
+    """Place one grid cell (a pod: its spines and SUs; or an SU); returns where its contents end (y).
+    ``pod_shape``: (slots per spine band, rows of spine bands) every pod shares."""
+    if group is not None:
+        tiers.place_bands(out, bands, x, y + tiers.POD_TITLE, cell_w, *pod_shape)
+    last = y
+    for i, su in enumerate(members):
+        last = max(last, g.place(out, su, x + i * (g.block_w + SU_GAP), y + head, collapsed))
+    if group is not None:
+        pad = tiers.POD_PAD
+        out.bands.append(Band("pod", tiers.pod_label(group, members),
+                              Box(x - pad, y, cell_w + 2 * pad, last - y + pad), group))
+        last += pad
+    return last
 
 
 def _columns(count: int, cell_w: float, cell_h: float) -> int:
@@ -197,39 +296,43 @@ def _columns(count: int, cell_w: float, cell_h: float) -> int:
     return best
 
 
-def _block(out, su, x, y, block_w, lane_w, lanes, stack, pitch, cols, full_h, leaves, servers) -> float:
+def _block(out: Layout, g: _Grid, su, x, y, leaves, servers) -> float:
     """Place one SU's lanes, leaves and servers; returns where its contents end (y)."""
     leaf_y = y + SU_TITLE
-    for rail in range(lanes):
-        out.lanes.append(Lane(su, rail, Box(x + rail * lane_w, leaf_y, lane_w, stack * LEAF_STACK)))
-    seen: dict[int, int] = {}
+    row_h = g.stack * LEAF_STACK
+    for plane in range(g.planes):
+        for rail in range(g.lanes):
+            out.lanes.append(Lane(su, rail, Box(x + rail * g.lane_w, leaf_y + plane * row_h, g.lane_w, row_h), plane))
+    seen: dict[tuple[int, int], int] = {}
     for leaf in leaves:
-        rail = leaf.rail or 0
-        depth = seen.get(rail, 0)
-        seen[rail] = depth + 1
-        out.boxes[leaf.id] = Box(x + rail * lane_w + (lane_w - SWITCH_W) / 2, leaf_y + depth * LEAF_STACK,
-                                 SWITCH_W, SWITCH_H)
+        rail, key = leaf.rail or 0, (leaf.rail or 0, leaf.fabric_plane)
+        depth = seen.get(key, 0)
+        seen[key] = depth + 1
+        out.boxes[leaf.id] = Box(x + rail * g.lane_w + (g.lane_w - SWITCH_W) / 2,
+                                 leaf_y + leaf.fabric_plane * row_h + depth * LEAF_STACK, SWITCH_W, SWITCH_H)
         out.su_of[leaf.id] = su
-    server_y = leaf_y + stack * LEAF_STACK + BAND_GAP
+    server_y = leaf_y + g.planes * row_h + BAND_GAP
+    cols, pitch = g.cols, g.pitch
     for i, server in enumerate(servers):
         row, col = divmod(i, cols)
         sx, sy = x + col * pitch, server_y + row * (SERVER_H + ROW_GAP)
         out.boxes[server.id] = Box(sx, sy, server_width(len(server.nics)), SERVER_H)
         out.su_of[server.id] = su
         out.nic_slots[server.id] = tuple(sorted(n.index for n in server.nics))
-    last = server_y + math.ceil(len(servers) / cols) * (SERVER_H + ROW_GAP) - ROW_GAP if servers else leaf_y + \
-        stack * LEAF_STACK
-    out.su_blocks[su] = Box(x, y, block_w, last - y)
+    last = server_y + math.ceil(len(servers) / cols) * (SERVER_H + ROW_GAP) - ROW_GAP if servers else \
+        leaf_y + g.planes * row_h
+    out.su_blocks[su] = Box(x, y, g.block_w, last - y)
     return last
 
 
-def _collapsed_block(out, su, x, y, block_w, lane_w, leaves, servers) -> float:
-    block = Box(x, y + SU_TITLE, block_w, COLLAPSED_H)
+def _collapsed_block(out: Layout, g: _Grid, su, x, y, leaves, servers) -> float:
+    block = Box(x, y + SU_TITLE, g.block_w, g.collapsed_h())
     out.collapsed[su] = block
-    out.su_blocks[su] = Box(x, y, block_w, SU_TITLE + COLLAPSED_H)
+    out.su_blocks[su] = Box(x, y, g.block_w, SU_TITLE + block.h)
     for leaf in leaves:
         rail = leaf.rail or 0
-        out.boxes[leaf.id] = Box(x + rail * lane_w + (lane_w - SWITCH_W) / 2, block.y + 4, SWITCH_W, SWITCH_H)
+        out.boxes[leaf.id] = Box(x + rail * g.lane_w + (g.lane_w - SWITCH_W) / 2,
+                                 block.y + 4 + leaf.fabric_plane * LEAF_STACK, SWITCH_W, SWITCH_H)
         out.su_of[leaf.id] = su
     for server in servers:
         out.boxes[server.id] = block
@@ -239,30 +342,12 @@ def _collapsed_block(out, su, x, y, block_w, lane_w, leaves, servers) -> float:
 
 
 def _stack_depth(leaves: list[Switch]) -> int:
-    counts: dict[int, int] = {}
+    """The most leaves one lane (rail and plane) of an SU holds."""
+    counts: dict[tuple[int, int], int] = {}
     for leaf in leaves:
-        counts[leaf.rail or 0] = counts.get(leaf.rail or 0, 0) + 1
+        key = (leaf.rail or 0, leaf.fabric_plane)
+        counts[key] = counts.get(key, 0) + 1
     return max(counts.values(), default=1)
-
-
-def _spine_order(fabric: Fabric) -> list[Switch]:
-    return sorted(fabric.spines(), key=lambda s: (s.plane if s.plane is not None else -1, natural_key(s.id)))
-
-
-def _spines_per_row(width: float) -> int:
-    return max(1, int(width // SPINE_PITCH))
-
-
-def _place_spines(spines: list[Switch], out: Layout, width: float) -> None:
-    """Spines in rows across the top, in plane order, each row centred."""
-    per_row = _spines_per_row(width)
-    for start in range(0, len(spines), per_row):
-        row = spines[start:start + per_row]
-        pitch = max(SPINE_PITCH, width / len(row)) if len(row) > 1 else SPINE_PITCH
-        x0 = max(0.0, (width - pitch * len(row)) / 2)
-        y = (start // per_row) * SPINE_ROW
-        for i, spine in enumerate(row):
-            out.boxes[spine.id] = Box(x0 + i * pitch + (pitch - SWITCH_W) / 2, y, SWITCH_W, SWITCH_H)
 
 
 def anchor(fabric: Fabric, layout: Layout, ep: str, port_index: dict[str, int],

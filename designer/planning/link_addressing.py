@@ -1,13 +1,15 @@
 """Addresses for cables and switches added by hand (the window's edits, or any script): each gets
-what `addressing.plan` gives its kind in a design built from a preset, from the same pools, and
-nothing else in the design is renumbered.
+what `addressing.plan` gives its kind in a design built from a preset, from the same pools (in a
+multi-plane design, its plane's part of each pool), and nothing else in the design is renumbered.
 
 - NIC to leaf, ``p2p31``: a /31 from the leaf's rail pool, the leaf port the even address.
 - NIC to leaf, ``subnet-per-leaf``: the lowest free host of the leaf's subnet (the subnet of its
   gateway ``<leaf>/svi``); a leaf without a gateway first gets the lowest free subnet of its rail's
   pool, of the size the design's other leaf subnets have, and the subnet's first host as gateway.
 - Leaf to spine: a /31 from the fabric pool, the spine port the even address.
-- A switch: a /32 loopback from the loopback pool; an ASN as the design's ASN settings say.
+- Spine to core: a /31 from the fabric pool, the core port the even address.
+- A switch: a /32 loopback from the loopback pool; an ASN as `asns.next_asn` says (a leaf its own,
+  a spine its spine group's, a core the core ASN).
 
 Pinned values are kept, and a pinned end of a /31 fixes its partner (as `plan` does). An end that
 already holds a fitting, unique address keeps it, so re-drawing a cable where it was gives back the
@@ -22,11 +24,12 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..model.addressing import cidr_str, network_of, parse_network, size, split_cidr
-from ..model.entities import Role
+from ..model.addressing import PARSED, PARSED_LIMIT, cidr_str, ip_str, network_of, parse_cidr, size, split_cidr
+from ..model.errors import ModelError
 from ..model.fabric import Fabric, asn_key
 from ..model.ids import split_endpoint
-from .addressing import leaf_subnet_prefix, loopback_key, rail_pool, svi_key
+from .addressing import leaf_subnet_prefix, loopback_key, pool_name, rail_pool, svi_key, switch_pool
+from .asns import next_asn
 from .errors import PlanningError
 from .topology import all_leaf_links
 
@@ -39,25 +42,38 @@ class Addressed:
     problems: list[str] = field(default_factory=list)          # cables left without an address, and why
 
 
+def _common_text(first: str, last: str) -> str:
+    """What every dotted address from ``first`` to ``last`` starts with ("10.252.0.0".."10.253.255.255"
+    -> "10.25"): a /15 pool's addresses then need no parsing to be told from the rail pools'."""
+    n = 0
+    while n < min(len(first), len(last)) and first[n] == last[n]:
+        n += 1
+    return first[:n]
+
+
 class _Pools:
     """The addresses the design holds, read once per call and kept up to date as it hands out more."""
 
     def __init__(self, fabric: Fabric):
         self.fabric = fabric
         self._held: dict[tuple[int, int], Counter] = {}
+        # (base, prefix, length) -> no free block of that pool lies below this (until a release): many
+        # cables addressed in one call would otherwise each scan the pool from its base again
+        self._floor: dict[tuple[int, int, int], int] = {}
 
     def held(self, base: int, prefix: int) -> Counter:
         """address int -> how many keys hold it, for the addresses inside base/prefix."""
         key = (base, prefix)
         found = self._held.get(key)
         if found is None:
-            octets = cidr_str(base, prefix).split("/")[0].split(".")[: prefix // 8]
-            text = ".".join(octets) + "." if octets else ""       # a cheap filter before parsing
             end = base + size(prefix)
+            text = _common_text(ip_str(base), ip_str(end - 1))     # a cheap filter before parsing
             found = Counter()
+            if len(PARSED) > PARSED_LIMIT:
+                PARSED.clear()
             for value in self.fabric.addresses.values():
                 if value.startswith(text):
-                    addr = split_cidr(value)[0]
+                    addr = (PARSED.get(value) or parse_cidr(value))[0]
                     if base <= addr < end:
                         found[addr] += 1
             self._held[key] = found
@@ -75,15 +91,27 @@ class _Pools:
         for (base, prefix), held in self._held.items():
             if base <= addr < base + size(prefix) and held[addr] > 0:
                 held[addr] -= 1
+        self._lower_floors(addr)
+
+    def _lower_floors(self, addr: int) -> None:
+        for key, floor in self._floor.items():
+            base, prefix, length = key
+            if base <= addr < min(floor, base + size(prefix)):
+                self._floor[key] = addr - (addr - base) % length
 
     def free_block(self, name: str, base: int, prefix: int, length: int, giving_up=()) -> int:
         """The lowest aligned block of ``length`` addresses in the pool that no key holds (the
         addresses in ``giving_up`` are about to be replaced, so they count as free)."""
         held = self.held(base, prefix)
         mine = Counter(split_cidr(c)[0] for c in giving_up if c)
-        start, end = base, base + size(prefix)
+        end = base + size(prefix)
+        start = self._floor.get((base, prefix, length), base)
+        for addr in mine:
+            if base <= addr < start:
+                start = addr - (addr - base) % length
         while start + length <= end:
             if not any(held.get(a, 0) - mine.get(a, 0) > 0 for a in range(start, start + length)):
+                self._floor[(base, prefix, length)] = start
                 return start
             start += length
         raise PlanningError([f"{name} {cidr_str(base, prefix)} has no free block of {length} addresses left; "
@@ -120,33 +148,30 @@ def address_links(fabric: Fabric, link_ids) -> Addressed:
         link = fabric.links.get(link_id)
         if link is None:
             continue
-        kind, leaf_ep, other = _classify(fabric, link.a, link.b)
+        kind, lower_ep, upper_ep = _classify(fabric, link.a, link.b)
         try:
-            if kind == "uplink":
-                a = fabric.settings.addressing
-                base, plen = parse_network(a.fabric_pool, "fabric pool")
-                _pair(out, "fabric pool", base, plen, other, leaf_ep)
+            if kind in ("uplink", "core-uplink"):          # the upper tier's port takes the even address
+                plane = fabric.switches[split_endpoint(lower_ep)[0]].fabric_plane
+                _pair(out, *switch_pool(fabric, "fabric pool", plane), upper_ep, lower_ep)
             elif kind == "downlink":
-                leaf = fabric.switches[split_endpoint(leaf_ep)[0]]
+                leaf = fabric.switches[split_endpoint(lower_ep)[0]]
                 if fabric.settings.addressing.scheme == "p2p31":
-                    base, plen = rail_pool(fabric, leaf.rail)
-                    _pair(out, f"rail {leaf.rail} pool", base, plen, leaf_ep, other)
+                    base, plen = rail_pool(fabric, leaf.rail, leaf.fabric_plane)
+                    _pair(out, _rail_pool_name(fabric, leaf), base, plen, lower_ep, upper_ep)
                 else:
                     if prefix is None:
                         prefix = _leaf_prefix(fabric)
-                    _host(out, leaf, other, prefix)
-        except PlanningError as exc:
-            problems.extend(exc.problems)
+                    _host(out, leaf, upper_ep, prefix)
+        except (PlanningError, ModelError) as exc:
+            problems.extend(getattr(exc, "problems", None) or [str(exc)])
     return Addressed(out.changes, problems)
 
 
 def address_switches(fabric: Fabric, switch_ids) -> Addressed:
-    """Give switches without one a loopback (and an ASN, as the settings say); returns the changed
+    """Give switches without one a loopback (and an ASN, `asns.next_asn`); returns the changed
     address keys' previous values (the ASNs it set were unset before: undo clears them)."""
     pools = _Pools(fabric)
     out = _Writer(fabric, pools)
-    a, s = fabric.settings.addressing, fabric.settings.asn
-    lo_base, lo_prefix = parse_network(a.loopback_pool, "loopback pool")
     used_asns = set(fabric.asns.values())
     problems: list[str] = []
     for switch_id in switch_ids:
@@ -156,24 +181,13 @@ def address_switches(fabric: Fabric, switch_ids) -> Addressed:
         key = loopback_key(switch_id)
         if key not in fabric.addresses:
             try:
-                out.set(key, cidr_str(pools.free_block("loopback pool", lo_base, lo_prefix, 1), 32))
-            except PlanningError as exc:
-                problems.extend(exc.problems)
+                name, base, prefix = switch_pool(fabric, "loopback pool", switch.fabric_plane)
+                out.set(key, cidr_str(pools.free_block(name, base, prefix, 1), 32))
+            except (PlanningError, ModelError) as exc:
+                problems.extend(getattr(exc, "problems", None) or [str(exc)])
         if switch_id in fabric.asns or fabric.is_pinned(asn_key(switch_id)):
             continue
-        if switch.role is Role.LEAF:
-            value = s.leaf_base
-            while value in used_asns:
-                value += 1
-        elif s.spine_mode == "shared":
-            value = s.spine_base
-        elif s.spine_mode == "per-plane":
-            value = s.spine_base + (switch.plane or 0)
-        else:
-            taken = {v for k, v in fabric.asns.items() if k in fabric.switches and fabric.switches[k].role is Role.SPINE}
-            value = s.spine_base
-            while value in taken:
-                value += 1
+        value = next_asn(fabric, switch, used_asns)
         fabric.set_asn(switch_id, value)
         used_asns.add(value)
     return Addressed(out.changes, problems)
@@ -191,18 +205,28 @@ def restore(fabric: Fabric, changes, asns_before: dict[str, int | None] | None =
 
 
 # ---------------------------------------------------------------------------------------- kinds
+_KINDS = {("leaf", "nic"): "downlink", ("leaf", "spine"): "uplink", ("spine", "core"): "core-uplink"}
+_TIER = {"nic": 0, "leaf": 1, "spine": 2, "core": 3}
+
+
 def _classify(fabric: Fabric, a: str, b: str) -> tuple[str | None, str | None, str | None]:
-    """("downlink", leaf endpoint, NIC id), ("uplink", leaf endpoint, spine endpoint) or (None, ...)."""
+    """(kind, lower endpoint, upper endpoint): ("downlink", leaf, NIC), ("uplink", leaf, spine),
+    ("core-uplink", spine, core), or (None, ...) for a cable between other tiers."""
     roles = {}
     for ep in (a, b):
         dev = split_endpoint(ep)[0]
         roles[ep] = "nic" if dev in fabric.servers else fabric.switches[dev].role.value
-    leaf = next((ep for ep in (a, b) if roles[ep] == "leaf"), None)
-    if leaf is None:
-        return None, None, None
-    other = b if leaf == a else a
-    kind = {"nic": "downlink", "spine": "uplink"}.get(roles[other])
-    return kind, leaf, other
+    low, high = sorted((a, b), key=lambda ep: _TIER[roles[ep]])
+    if roles[low] == "nic":                     # a NIC's cable: the leaf is "lower" in address terms
+        low, high = high, low
+        kind = _KINDS.get((roles[low], "nic"))
+    else:
+        kind = _KINDS.get((roles[low], roles[high]))
+    return (kind, low, high) if kind else (None, None, None)
+
+
+def _rail_pool_name(fabric: Fabric, leaf) -> str:
+    return pool_name(f"rail {leaf.rail} pool", leaf.fabric_plane, fabric.settings.fabric_planes)
 
 
 def _pair(out: _Writer, name: str, base: int, prefix: int, even_key: str, odd_key: str) -> None:
@@ -249,8 +273,8 @@ def _host(out: _Writer, leaf, nic_id: str, prefix: int) -> None:
         return
     gateway = f.addresses.get(svi_key(leaf.id))
     if gateway is None:
-        base, plen = rail_pool(f, leaf.rail)
-        net = pools.free_block(f"rail {leaf.rail} pool", base, plen, size(prefix))
+        base, plen = rail_pool(f, leaf.rail, leaf.fabric_plane)
+        net = pools.free_block(_rail_pool_name(f, leaf), base, plen, size(prefix))
         gateway = cidr_str(net + 1, prefix)
         out.set(svi_key(leaf.id), gateway)
     net, plen = network_of(gateway)

@@ -65,6 +65,18 @@ def mesh_key(fabric: Fabric, switch: Switch) -> tuple:
     return (switch.fabric_plane, switch.group, plane)
 
 
+def mesh_scope(fabric: Fabric, leaf: Switch, whole: str = "the fabric") -> str:
+    """Which spines a leaf meshes with, in words: 'fabric plane 1, spine group 2', 'plane 3', or ``whole``."""
+    parts = []
+    if fabric.settings.fabric_planes > 1:
+        parts.append(f"fabric plane {leaf.fabric_plane}")
+    if leaf.group is not None:
+        parts.append(f"spine group {leaf.group}")
+    if fabric.settings.spine_planes == "per-rail":
+        parts.append(f"plane {leaf.rail}")
+    return ", ".join(parts) or whole
+
+
 def spines_of_plane(fabric: Fabric, plane: int | None) -> list[str]:
     """Spine ids a leaf of rail ``plane`` should reach in a two-tier, one-plane design (all spines when
     spine planes are shared). `expected_spines` also knows spine groups and fabric planes."""
@@ -77,3 +89,22 @@ def expected_spines(fabric: Fabric, leaf: Switch) -> list[str]:
     """Spine ids ``leaf`` should reach: those of its plane, spine group and (per-rail) spine plane."""
     key = mesh_key(fabric, leaf)
     return [s.id for s in fabric.spines() if mesh_key(fabric, s) == key]
+
+
+def expected_cores(fabric: Fabric, spine: Switch) -> tuple[int | None, list[str]]:
+    """(core group, core ids) a spine's uplinks should reach, in its own fabric plane: the core group
+    its core uplinks already go to (the one with most of them), else core group j for the j-th spine
+    of its spine group (the planner's rule: spine j of every group to core group j)."""
+    switches = fabric.switches
+    reached: dict[int, int] = {}
+    for _, core_ep in spine_links(fabric, spine.id).uplinks:
+        core = switches[core_ep.partition("/")[0]]
+        if core.fabric_plane == spine.fabric_plane and core.group is not None:
+            reached[core.group] = reached.get(core.group, 0) + 1
+    if reached:
+        group = min(reached, key=lambda g: (-reached[g], g))
+    else:
+        key = mesh_key(fabric, spine)
+        group = [s.id for s in fabric.spines() if mesh_key(fabric, s) == key].index(spine.id) + 1
+    cores = [c.id for c in fabric.cores() if c.fabric_plane == spine.fabric_plane and c.group == group]
+    return group, cores

@@ -63,22 +63,73 @@ def _uncabled_nic(f):
     return "su2-srv04/nic0"
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
+def _uplinkless(f, spine_id):
+    """Take a spine's core uplinks away (before the command) and give back the spine."""
+    for link in [l for l in f.links_of(spine_id) if "core" in l.id]:
+        f.disconnect(link.id)
+    return spine_id
+
+
+def _connect_planned(f, spine_id):
+    from designer.planning.bulk import core_mesh
+    return c.ConnectCommand(f, pairs=core_mesh(f, [_uplinkless(f, spine_id)]).steps)
+
+
+# three tiers (two spine groups of two SUs under 16 cores) and two planes
+TIERED_CASES = {
+    "three-tier: spine group": lambda f: c.set_group_command(f, "sg1-spine-01", 2),
+    "three-tier: no spine group": lambda f: c.set_group_command(f, "su1-leaf-r0", None),
+    "three-tier: core group": lambda f: c.set_group_command(f, "cg1-core-01", 7),
+    "three-tier: fabric plane": lambda f: c.set_plane_command(f, "sg2-spine-02", 1),
+    "three-tier: add core": lambda f: c.AddDeviceCommand(
+        f, Switch("cg1-core-02", "cg1-core-02", Role.CORE, "nvidia-sn5400", group=1)),
+    "three-tier: add spine to group 2": lambda f: c.AddDeviceCommand(
+        f, Switch("sg2-spine-09", "sg2-spine-09", Role.SPINE, "nvidia-sn5400", group=2)),
+    "three-tier: spine-core cables": lambda f: _connect_planned(f, "sg2-spine-02"),
+    "three-tier: delete core": lambda f: c.RemoveDeviceCommand(f, "cg2-core-01"),
+    "three-tier: re-address a spine": lambda f: c.AddressCommand(f, [l.id for l in f.links_of("sg1-spine-02")],
+                                                                  [_wrong_asn(f, "sg1-spine-02")]),
+    "twin-plane: leaf to plane 0": lambda f: c.set_plane_command(f, "pl1-su1-leaf-r3", 0),
+    "twin-plane: recable a plane-1 NIC": lambda f: c.MoveNicCommand(f, "su1-srv01/nic1", _room(f, "su1-srv02/nic3")),
+}
+
+
+def _wrong_asn(f, switch_id):
+    f.set_asn(switch_id, 65001)                              # before the command; re-addressing fixes it
+    return switch_id
+
+
+def _room(f, nic_id):
+    """Free the port a NIC is cabled to (before the command); returns that switch."""
+    switch = f.peer(nic_id).split("/")[0]
+    f.disconnect(f.link_at(nic_id).id)
+    return switch
+
+
+def _tiered(name):
+    from tests.conftest import preset_fabric
+    if name.startswith("twin-plane"):
+        return preset_fabric("twin-plane-800g", servers_per_su=8)
+    return preset_fabric("b200-superpod", sus=4, core_tier="on", sus_per_group=2, servers_per_su=4)
+
+
+@pytest.mark.parametrize("name", sorted(CASES) + sorted(TIERED_CASES))
 def test_command_round_trips(qapp, default_fabric, name):
-    doc = Document(default_fabric)
-    command = CASES[name](default_fabric)
-    before = snapshot(default_fabric)
+    fabric = _tiered(name) if name in TIERED_CASES else default_fabric
+    doc = Document(fabric)
+    command = (TIERED_CASES.get(name) or CASES[name])(fabric)
+    before = snapshot(fabric)
     assert doc.execute(command) is None
-    after = snapshot(default_fabric)
+    after = snapshot(fabric)
     assert after != before
     assert doc.dirty
     doc.undo_stack.undo()
-    assert snapshot(default_fabric) == before
+    assert snapshot(fabric) == before
     assert not doc.dirty
     doc.undo_stack.redo()
-    assert snapshot(default_fabric) == after
+    assert snapshot(fabric) == after
     doc.undo_stack.undo()
-    assert snapshot(default_fabric) == before
+    assert snapshot(fabric) == before
 
 
 def test_replan_round_trips_and_fixes_a_wrong_rail(qapp, default_fabric):

@@ -48,3 +48,34 @@ def test_template_gallery_lists_every_preset_with_its_numbers(qtbot, catalog):
     texts = [dialog.gallery.item(i).text() for i in range(dialog.gallery.count())]
     assert [t.splitlines()[0] for t in texts] == preset_names()
     assert all("GPUs:" in t and "Cables:" in t for t in texts)
+
+
+def test_new_from_template_sizes_the_core_tier_and_shows_cores_and_spine_core_cables(qtbot, catalog):
+    from PySide6.QtWidgets import QComboBox, QDoubleSpinBox
+    from designer.planning.spec import size
+    dialog = NewFromPresetDialog(catalog)
+    qtbot.addWidget(dialog)
+    dialog.select_preset("b200-superpod")
+    tier, ratio = dialog.inputs["core_tier"], dialog.inputs["spine_oversubscription"]
+    assert isinstance(tier, QComboBox) and [tier.itemText(i) for i in range(tier.count())] == ["off", "on", "auto"]
+    assert isinstance(ratio, QDoubleSpinBox) and ratio.value() == 1.0
+    assert dialog.inputs["cores"].text() == "auto" and dialog.inputs["core_model"].currentText() == "nvidia-sn5400"
+    assert "Cores" not in dialog.derived.text()                  # 2 SUs: one spine tier meshes every leaf
+    dialog.inputs["sus"].setValue(16)                             # NVIDIA's B200 table: 128 / 128 / 64
+    text = dialog.derived.text()
+    assert "Leaves: 128   Spines: 128   Cores: 64" in text and "4,096 spine-core" in text
+    assert "spine 1.00:1" in text
+    ratio.setValue(2.0)
+    spec = dialog.spec()
+    assert spec.spine_oversubscription == 2.0 and spec.core_tier == "auto"
+    s = size(spec, catalog)
+    assert f"{s.core_links:,} spine-core" in dialog.derived.text() and s.core_links < 4096
+    assert "spine 2.00:1" in dialog.derived.text()
+    dialog.inputs["sus"].setValue(2)
+    tier.setCurrentText("on")
+    assert "Cores: 16" in dialog.derived.text() and dialog.spec().core_tier == "on"
+    tier.setCurrentText("off")
+    dialog.inputs["sus"].setValue(16)
+    assert "Cannot build" in dialog.derived.text() and not dialog.buttons.button(QDialogButtonBox.Ok).isEnabled()
+    dialog.inputs["core_model"].setCurrentText("(same as spine)")
+    assert dialog.spec().core_model == ""

@@ -46,7 +46,7 @@ def test_each_kind_of_object_has_its_context_menu(window):
     assert _texts(context_menu(window, "su1-srv01", QPointF()))[:3] == [
         "Cable its NICs to their rail leaves", "Trace a path from here…", "Show the config of su1-srv01"]
     leaf = _texts(context_menu(window, "su1-leaf-r2", QPointF()))
-    assert "Connect to the spines of its plane" in leaf and "Highlight rail 2" in leaf and "Collapse SU1" in leaf
+    assert "Connect to its spines" in leaf and "Highlight rail 2" in leaf and "Collapse SU1" in leaf
     nic = _texts(context_menu(window, "su1-srv01/nic1", QPointF()))
     assert nic[0] == "Cable to its rail leaf" and "Highlight rail 1" in nic
     cable = window.document.fabric.link_at("su1-srv01/nic0").id
@@ -89,7 +89,7 @@ def test_connect_to_spines_meshes_a_new_leaf_and_addresses_its_uplinks(window):
                                                        "asterfusion-cx732q-n", su=1, rail=0)))
     window.document.undo_stack.clear()
     before = dumps(f)
-    _trigger(context_menu(window, "su1-leaf-r0-2", QPointF()), "Connect to the spines")
+    _trigger(context_menu(window, "su1-leaf-r0-2", QPointF()), "Connect to its spines")
     uplinks = f.links_of("su1-leaf-r0-2")
     assert {l.other(next(e for e in (l.a, l.b) if e.startswith("su1-leaf-r0-2/"))).split("/")[0]
             for l in uplinks} == {"spine-01", "spine-02"}

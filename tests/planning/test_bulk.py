@@ -6,7 +6,7 @@ import pytest
 
 from designer.checks import check
 from designer.model.entities import Role, Switch
-from designer.planning.bulk import rail_cabling, spine_mesh
+from designer.planning.bulk import core_mesh, rail_cabling, spine_mesh
 from designer.planning.copying import Clip, copy_devices, paste_plan
 from designer.planning.topology import leaf_links
 from tests.conftest import preset_fabric
@@ -90,3 +90,51 @@ def test_a_clip_from_something_else_is_refused():
         Clip.from_json('{"format": "other"}')
     with pytest.raises(ValueError):
         Clip.from_json('{"format": "rail-designer-clip/1", "servers": [{"id": 1}]}')
+
+
+def _unmesh(f, switch_id, word):
+    gone = [l for l in f.links_of(switch_id) if word in l.a.split("/")[0] + l.b.split("/")[0]]
+    for link in gone:
+        f.disconnect(link.id)
+    return gone
+
+
+def _tier_findings(f, ids, codes=("RD006", "RD017", "RD040", "RD041", "RD043", "RD044", "RD045")):
+    return [x for x in check(f) if x.code in codes and set(ids) & set(x.ids)]
+
+
+@pytest.mark.parametrize("leaf_id, design", [("su3-leaf-r5", "three-tier"), ("pl1-su1-leaf-r2", "twin-plane")])
+def test_spine_mesh_cables_a_leaf_only_to_the_spines_of_its_group_and_plane(leaf_id, design):
+    f = (preset_fabric("b200-superpod", sus=4, core_tier="on", sus_per_group=2) if design == "three-tier"
+         else preset_fabric("twin-plane-800g"))
+    gone = _unmesh(f, leaf_id, "spine")
+    plan = spine_mesh(f, [leaf_id])
+    assert not plan.problems and len(plan.steps) == len(gone)
+    leaf = f.switches[leaf_id]
+    for _, spine_ep in plan.steps:
+        spine = f.switches[spine_ep.split("/")[0]]
+        assert (spine.group, spine.fabric_plane) == (leaf.group, leaf.fabric_plane)
+    for a, b in plan.steps:
+        f.connect(a, b)
+    assert not _tier_findings(f, [leaf_id])
+
+
+def test_core_mesh_cables_a_spine_to_the_cores_of_its_core_group_evenly():
+    f = preset_fabric("b200-superpod", sus=4, core_tier="on", sus_per_group=2)
+    gone = _unmesh(f, "sg2-spine-03", "core")
+    groups = {f.switches[ep.split("/")[0]].group for l in gone for ep in (l.a, l.b) if "core" in ep}
+    assert groups == {3}
+    plan = core_mesh(f, ["sg2-spine-03", "sg1-spine-01", "su1-leaf-r0"])
+    assert plan.already == 1 and plan.problems == ["su1-leaf-r0 is a leaf; select spines to connect to the cores"]
+    assert len(plan.steps) == len(gone)
+    assert {f.switches[b.split("/")[0]].group for _, b in plan.steps} == {3}
+    for a, b in plan.steps:
+        f.connect(a, b)
+    assert not _tier_findings(f, ["sg2-spine-03"])
+
+
+def test_core_mesh_names_a_core_group_that_has_no_cores():
+    f = preset_fabric("twin-plane-800g")
+    plan = core_mesh(f, ["pl1-spine-02"])
+    assert not plan.steps
+    assert plan.problems == ["core group 2 of fabric plane 1 has no cores for pl1-spine-02; add cores from the palette"]

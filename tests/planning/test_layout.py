@@ -85,3 +85,95 @@ def test_a_collapsed_su_is_one_short_block_with_its_leaves_on_top_and_its_server
         assert block.contains(box.cx, box.y) and geo.anchor(f, out, f"{leaf.id}/Ethernet0", {}, 0)[1] == box.y
     assert not [l for l in out.lanes if l.su == 2]            # nothing to drop onto there
     assert all(out.boxes[d] == full.boxes[d] for d in full.boxes if out.su_of.get(d) != 2 and d in f.servers)
+
+
+def _three_tier():
+    return preset_fabric("b200-superpod", sus=4, core_tier="on", sus_per_group=2)
+
+
+def _overlaps(boxes) -> list:
+    boxes = sorted(boxes)
+    return [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:i + 40]
+            if a.x < b.x + b.w and b.x < a.x + a.w and a.y < b.y + b.h and b.y < a.y + a.h]
+
+
+def test_cores_sit_in_rows_above_the_spines_one_labelled_band_per_core_group():
+    f = _three_tier()
+    out = geo.compute(f)
+    cores, spines, leaves = ([out.boxes[s.id] for s in tier] for tier in (f.cores(), f.spines(), f.leaves()))
+    assert len(cores) == len(f.cores()) == 16 and min(b.y for b in cores) >= 0
+    assert max(b.y for b in cores) < min(b.y for b in spines) < min(b.y for b in leaves)
+    bands = [b for b in out.bands if b.kind == "cores"]
+    assert sorted(b.group for b in bands) == sorted({c.group for c in f.cores()})
+    for band in bands:
+        members = [c for c in f.cores() if c.group == band.group]
+        assert band.label == f"core group {band.group}"
+        assert all(band.box.contains(out.boxes[c.id].cx, out.boxes[c.id].cy) for c in members)
+    assert not _overlaps(out.boxes[s.id] for s in f.switches.values())
+
+
+def test_each_spine_group_is_a_pod_holding_its_spines_above_its_sus():
+    f = _three_tier()
+    out = geo.compute(f)
+    pods = {b.group: b for b in out.bands if b.kind == "pod"}
+    assert sorted(pods) == [1, 2] and pods[1].label == "spine group 1: SU1-SU2" and pods[2].label.endswith("SU3-SU4")
+    for spine in f.spines():
+        box = out.boxes[spine.id]
+        assert pods[spine.group].box.contains(box.cx, box.cy)
+    for leaf in f.leaves():
+        assert pods[leaf.group].box.contains(out.boxes[leaf.id].cx, out.boxes[leaf.id].cy)
+        top = min(out.boxes[s.id].y for s in f.spines() if s.group == leaf.group)
+        assert top < out.boxes[leaf.id].y
+    p1, p2 = pods[1].box, pods[2].box
+    assert p1.x + p1.w <= p2.x or p1.y + p1.h <= p2.y                     # pods do not overlap
+    assert out.band_at(out.boxes["sg2-spine-01"].cx, out.boxes["sg2-spine-01"].cy).kind == "spines"
+    assert out.band_at(out.boxes["sg2-spine-01"].cx, out.boxes["sg2-spine-01"].cy, "pod").group == 2
+
+
+def test_a_twin_plane_design_has_a_row_of_leaves_per_plane_and_a_band_of_spines_per_plane():
+    f = preset_fabric("twin-plane-800g")
+    out = geo.compute(f)
+    assert out.planes == 2
+    for rail in range(8):
+        top, below = out.boxes[f"pl0-su1-leaf-r{rail}"], out.boxes[f"pl1-su1-leaf-r{rail}"]
+        assert top.x == below.x and top.y < below.y
+        for plane, box in ((0, top), (1, below)):
+            lane = out.lane_at(box.cx, box.cy)
+            assert (lane.su, lane.rail, lane.fabric_plane) == (1, rail, plane)
+    bands = {b.fabric_plane: b for b in out.bands if b.kind == "spines"}
+    assert {p: b.label for p, b in bands.items()} == {0: "fabric plane 0", 1: "fabric plane 1"}
+    for spine in f.spines():
+        box = out.boxes[spine.id]
+        assert out.band_at(box.cx, box.cy).fabric_plane == spine.fabric_plane
+    assert not _overlaps(out.boxes[s.id] for s in f.switches.values())
+
+
+def test_adding_deleting_or_regrouping_one_upper_switch_moves_no_other_device():
+    from designer.model.entities import Role, Switch
+    f = _three_tier()
+    before = geo.compute(f)
+
+    def moved(after):
+        return {d for d in before.boxes if d in after.boxes and before.boxes[d] != after.boxes[d]}
+    f.add_switch(Switch("cg3-core-02", "cg3-core-02", Role.CORE, "nvidia-sn5400", group=3))
+    after = geo.compute(f)
+    assert moved(after) == set()
+    band = after.band_at(after.boxes["cg3-core-02"].cx, after.boxes["cg3-core-02"].cy, "cores")
+    assert band.group == 3
+    f.remove_device("sg1-spine-03")
+    assert moved(geo.compute(f)) == set()
+    f.set_switch_group("sg1-spine-05", 2)
+    after = geo.compute(f)
+    assert moved(after) == {"sg1-spine-05"}
+    assert after.band_at(after.boxes["sg1-spine-05"].cx, after.boxes["sg1-spine-05"].cy, "pod").group == 2
+    assert not _overlaps(after.boxes[s.id] for s in f.switches.values())
+
+
+def test_collapsed_sus_of_a_pod_shrink_it_and_nothing_overlaps():
+    f = _three_tier()
+    full, out = geo.compute(f), geo.compute(f, collapsed={1, 2})
+    pod = {b.group: b.box for b in out.bands if b.kind == "pod"}
+    assert pod[1].h < {b.group: b.box for b in full.bands if b.kind == "pod"}[1].h
+    assert all(out.boxes[s.id].y == full.boxes[s.id].y for s in f.spines() if s.group == 1)   # spines stay put
+    blocks = sorted(out.su_blocks.values())
+    assert not _overlaps(blocks) and not _overlaps(out.boxes[s.id] for s in f.switches.values())

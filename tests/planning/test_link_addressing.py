@@ -120,3 +120,73 @@ def test_a_full_pool_leaves_the_cable_unaddressed_with_one_readable_line_naming_
     assert not result.changes and len(result.problems) == 1
     assert "fabric pool 10.254.0.0/25" in result.problems[0] and "Design > Assign rails and addresses" in result.problems[0]
     assert link.a not in f.addresses and link.b not in f.addresses
+
+
+def _three_tier(**kw):
+    return preset_fabric("b200-superpod", sus=4, core_tier="on", sus_per_group=2, **kw)
+
+
+TIERED = {"three-tier": _three_tier, "twin-plane": lambda: preset_fabric("twin-plane-800g"),
+          "twin-plane subnet-per-leaf": lambda: preset_fabric("twin-plane-800g", scheme="subnet-per-leaf"),
+          "twin-plane three-tier": lambda: preset_fabric("twin-plane-800g", sus=2, servers_per_su=8, core_tier="on")}
+
+
+@pytest.mark.parametrize("design", sorted(TIERED))
+def test_a_cable_redrawn_by_hand_in_a_three_tier_or_twin_plane_design_gets_the_planners_addresses(design):
+    fabric = TIERED[design]()
+    planned = dict(fabric.addresses)
+    kinds = set()
+    for link in fabric.sorted_links()[::9]:
+        a, b = link.a, link.b
+        kinds.add(tuple(sorted(fabric.device(ep.split("/")[0]).__class__.__name__ if ep.split("/")[0] in fabric.servers
+                               else fabric.switches[ep.split("/")[0]].role.value for ep in (a, b))))
+        fabric.disconnect(link.id)
+        fabric.set_address(a, None)
+        fabric.set_address(b, None)
+        redrawn = fabric.connect(a, b)
+        assert not address_links(fabric, [redrawn.id]).problems
+        assert dict(fabric.addresses) == planned, link.id
+    expected = {("Server", "leaf"), ("leaf", "spine")} | ({("core", "spine")} if fabric.cores() else set())
+    assert kinds == expected
+
+
+@pytest.mark.parametrize("design", sorted(TIERED))
+def test_a_switch_addressed_again_gets_its_planned_loopback_and_asn(design):
+    fabric = TIERED[design]()
+    planned, asns = dict(fabric.addresses), dict(fabric.asns)
+    for switch in list(fabric.switches.values())[::3]:
+        fabric.set_address(loopback_key(switch.id), None)
+        fabric.set_asn(switch.id, None)
+        address_switches(fabric, [switch.id])
+        assert (dict(fabric.addresses), dict(fabric.asns)) == (planned, asns), switch.id
+
+
+def test_a_spine_of_a_new_spine_group_and_a_new_core_get_the_asns_a_replan_would_give():
+    from designer.planning.asns import plan_asns
+    f = _three_tier()
+    assert len({f.asns[s.id] for s in f.spines()}) == 2             # one per spine group (RFC 7938)
+    for switch in (Switch("sg3-spine-01", "sg3-spine-01", Role.SPINE, "nvidia-sn5400", group=3),
+                   Switch("cg99-core-01", "cg99-core-01", Role.CORE, "nvidia-sn5400", group=99)):
+        f.add_switch(switch)
+        address_switches(f, [switch.id])
+        assert f.asns[switch.id] == plan_asns(f)[switch.id]
+    assert f.asns["sg3-spine-01"] == f.settings.asn.spine_base + 2 and f.asns["cg99-core-01"] == f.settings.core_asn
+    assert f.addresses[loopback_key("cg99-core-01")] not in [v for k, v in f.addresses.items() if k != "cg99-core-01/lo"]
+
+
+def test_a_hand_drawn_spine_core_cable_takes_a_31_of_its_planes_fabric_pool_with_the_core_even():
+    f = preset_fabric("twin-plane-800g", sus=2, servers_per_su=8, core_tier="on")
+    spine = next(s for s in f.spines() if s.fabric_plane == 1)
+    uplink = next(l for l in f.links_of(spine.id) if "core" in l.id)
+    core_ep, spine_ep = (uplink.a, uplink.b) if "core" in uplink.a.split("/")[0] else (uplink.b, uplink.a)
+    f.disconnect(uplink.id)
+    for ep in (core_ep, spine_ep):
+        f.set_address(ep, None)
+    link = f.connect(core_ep, spine_ep)
+    address_links(f, [link.id])
+    from designer.planning.addressing import switch_pool
+    from designer.model.addressing import split_cidr
+    _, base, prefix = switch_pool(f, "fabric pool", 1)
+    even, odd = split_cidr(f.addresses[core_ep])[0], split_cidr(f.addresses[spine_ep])[0]
+    assert even % 2 == 0 and odd == even + 1 and base <= even < base + 2 ** (32 - prefix)
+    assert not _address_findings(f)

@@ -5,8 +5,9 @@ from .base import FabricCommand, MacroCommand
 from .cables import ConnectCommand, DisconnectCommand, MoveNicCommand, RecableCommand, RehomeCommand
 from .devices import AddDeviceCommand, AddServersCommand, RemoveDeviceCommand
 from .properties import (AddressCommand, ReplanCommand, SetAddressCommand, SetHostnameCommand, SetNicRailCommand,
-                         SetSwitchRailCommand)
+                         SetSwitchCommand, SetSwitchRailCommand, set_group_command, set_plane_command)
 
 __all__ = ["FabricCommand", "MacroCommand", "ConnectCommand", "DisconnectCommand", "MoveNicCommand", "RecableCommand",
            "RehomeCommand", "AddDeviceCommand", "AddServersCommand", "RemoveDeviceCommand", "AddressCommand",
-           "ReplanCommand", "SetAddressCommand", "SetHostnameCommand", "SetNicRailCommand", "SetSwitchRailCommand"]
+           "ReplanCommand", "SetAddressCommand", "SetHostnameCommand", "SetNicRailCommand", "SetSwitchCommand",
+           "SetSwitchRailCommand", "set_group_command", "set_plane_command"]

@@ -1,8 +1,9 @@
-"""Edits of properties: rails, host names, addresses (one, a selection, or the whole plan)."""
+"""Edits of properties: a switch's rail, spine group or fabric plane, NIC rails, host names, addresses
+(one, a selection, or the whole plan)."""
 
 from __future__ import annotations
 
-from ...model.fabric import Fabric
+from ...model.fabric import Fabric, asn_key
 from ...planning.addressing import assign_addresses, loopback_key
 from ...planning.link_addressing import address_links, address_switches, restore
 from ...planning.rails import assign_rails
@@ -10,7 +11,8 @@ from .base import FabricCommand
 
 
 class AddressCommand(FabricCommand):
-    """Re-address cables and switches: their unpinned addresses planned afresh, pins kept."""
+    """Re-address cables and switches: their unpinned addresses and ASNs planned afresh, pins kept (a
+    switch moved to another spine group or plane gets that group's ASN and that plane's loopback)."""
 
     def __init__(self, fabric: Fabric, link_ids, switch_ids=(), text: str = "Re-address the selection"):
         super().__init__(fabric, text)
@@ -30,6 +32,9 @@ class AddressCommand(FabricCommand):
             for key in cleared:
                 f.set_address(key, None)
             self.asns = {s: f.asns.get(s) for s in self.switch_ids if s in f.switches}
+            for switch_id, asn in self.asns.items():
+                if asn is not None and not f.is_pinned(asn_key(switch_id)):
+                    f.set_asn(switch_id, None)
             links = address_links(f, self.link_ids)
             switches = address_switches(f, self.switch_ids)
             self.problems = links.problems + switches.problems
@@ -40,17 +45,38 @@ class AddressCommand(FabricCommand):
             restore(self.fabric, self.before, self.asns)
 
 
-class SetSwitchRailCommand(FabricCommand):
-    def __init__(self, fabric: Fabric, switch_id: str, rail: int):
-        super().__init__(fabric, f"Move {switch_id} to rail {rail}")
-        self.switch_id, self.rail = switch_id, rail
-        self.before = fabric.switches[switch_id].rail if switch_id in fabric.switches else None
+class SetSwitchCommand(FabricCommand):
+    """Set one placement field of a switch: its rail (a leaf), spine or core group, or fabric plane."""
+
+    SETTERS = {"rail": "set_switch_rail", "group": "set_switch_group", "fabric_plane": "set_switch_fabric_plane"}
+
+    def __init__(self, fabric: Fabric, switch_id: str, field: str, value, text: str | None = None):
+        super().__init__(fabric, text or f"Set {field.replace('_', ' ')} of {switch_id} to {value}")
+        self.switch_id, self.field, self.value = switch_id, field, value
+        self.before = None
 
     def apply(self) -> None:
-        self.fabric.set_switch_rail(self.switch_id, self.rail)
+        switch = self.fabric.switches.get(self.switch_id)
+        self.before = getattr(switch, self.field, None)
+        getattr(self.fabric, self.SETTERS[self.field])(self.switch_id, self.value)
 
     def revert(self) -> None:
-        self.fabric.set_switch_rail(self.switch_id, self.before)
+        getattr(self.fabric, self.SETTERS[self.field])(self.switch_id, self.before)
+
+
+class SetSwitchRailCommand(SetSwitchCommand):
+    def __init__(self, fabric: Fabric, switch_id: str, rail: int):
+        super().__init__(fabric, switch_id, "rail", rail, f"Move {switch_id} to rail {rail}")
+
+
+def set_group_command(fabric: Fabric, switch_id: str, group: int | None) -> SetSwitchCommand:
+    kind = "core" if fabric.switches[switch_id].role.value == "core" else "spine"
+    text = f"Take {switch_id} out of its {kind} group" if group is None else f"Put {switch_id} in {kind} group {group}"
+    return SetSwitchCommand(fabric, switch_id, "group", group, text)
+
+
+def set_plane_command(fabric: Fabric, switch_id: str, plane: int) -> SetSwitchCommand:
+    return SetSwitchCommand(fabric, switch_id, "fabric_plane", plane, f"Move {switch_id} to fabric plane {plane}")
 
 
 class SetNicRailCommand(FabricCommand):

@@ -66,7 +66,8 @@ class AddServersDialog(QDialog):
         for _ in range(self.count.value()):
             sid = next_server_id(f, su, taken)
             taken.add(sid)
-            out.append(make_server(f.catalog, sid, self.model.currentText(), su, rails))
+            out.append(make_server(f.catalog, sid, self.model.currentText(), su, rails,
+                                   planes=f.settings.fabric_planes))
         return out
 
     def command(self) -> AddServersCommand:

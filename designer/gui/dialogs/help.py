@@ -8,11 +8,15 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayo
 
 GESTURES = [
     ("Click, rubber-band, Ctrl+click", "select devices, NICs and cables; the inspector shows one, the preview its configs"),
-    ("Drag a NIC onto a switch", "cable (or re-cable) it there; the line turns red before the drop when it crosses rails"),
+    ("Drag a NIC onto a switch", "cable (or re-cable) it there; before the drop the line turns red (amber) and the "
+                                 "status bar names the rule when the checks would report the cable: another rail, "
+                                 "plane, SU or tier"),
     ("Drag a leaf sideways onto another lane", "move the leaf to that rail (only inside its own SU)"),
     ("Drag either end of a cable", "re-home that end onto another switch or a free NIC; the other end stays"),
-    ("Shift+drag from a switch to a switch", "draw a cable between free ports of a common speed (Cable mode: no Shift)"),
-    ("Drag a model from the palette", "add a server, leaf or spine where it is dropped (a leaf takes the lane's rail)"),
+    ("Shift+drag from a switch to a switch", "draw a cable between free ports of a common speed (Cable mode: no Shift); "
+                                             "red before the drop into another spine group, core group, plane or tier"),
+    ("Drag a model from the palette", "add a server, leaf, spine or core where it is dropped (a leaf takes the lane's "
+                                      "rail and plane, a spine the pod's spine group, a core the core group's band)"),
     ("Right-click anything", "what can be done with it: cable to rail leaves, connect to spines, duplicate, "
                              "delete, show its config, trace a path, collapse its SU"),
     ("Middle-drag, or Pan mode", "pan; the wheel zooms around the cursor"),

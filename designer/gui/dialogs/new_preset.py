@@ -11,22 +11,35 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QDoubleSpin
                                QWidget)
 
 from ...model.entities import SCHEMES, SPINE_ASN_MODES, SPINE_PLANE_MODES
-from ...planning.spec import BuildSpec, Sizing, format_ratio, size
+from ...planning.spec import CORE_TIERS, BuildSpec, Sizing, format_ratio, size
 from ...storage.presets import DEFAULT_PRESET, load_preset, preset_names
 
 AUTO = -1          # spin value meaning "derive it" (None in the spec)
 OPTIONAL = {"rails", "leaf_uplinks", "uplink_speed", "spines"}
+DERIVED_AT_ZERO = {"fabric_planes", "cores", "sus_per_group", "spine_uplinks"}   # 0 in the spec: derive it
+RATIOS = {"oversubscription", "spine_oversubscription"}
 SAME_AS_LEAF = "(same as leaf)"
+SAME_AS_SPINE = "(same as spine)"
 MAX_COUNT = 100_000
 MAX_ASN = 4_294_967_294   # 4-byte ASNs: past a QSpinBox's 32-bit signed range, so a QDoubleSpinBox holds them
 
 
 def derived_lines(s: Sizing) -> list[str]:
     """The numbers a preset or a form derives, as short lines (also the gallery's captions)."""
-    return [f"Servers: {s.servers:,}   GPUs: {s.gpus:,}   Rails: {s.rails}",
-            f"Leaves: {s.leaves:,}   Spines: {s.spines:,}" + (f" ({s.planes} planes)" if s.planes > 1 else ""),
-            f"Cables: {s.server_links:,} server-leaf + {s.fabric_links:,} leaf-spine",
-            f"Oversubscription: {format_ratio(s.ratio) if s.ratio else 'rail-only (one tier)'}"]
+    planes = f" in {s.fabric_planes} fabric planes" if s.fabric_planes > 1 else ""
+    lines = [f"Servers: {s.servers:,}   GPUs: {s.gpus:,}   Rails: {s.rails}{planes}",
+             f"Leaves: {s.leaves:,}   Spines: {s.spines:,}" + (f" ({s.planes} planes)" if s.planes > 1 else "")
+             + (f"   Cores: {s.cores:,}" if s.tiers == 3 else "")]
+    if s.tiers == 3:
+        lines.append(f"Spine groups: {s.groups:,} of {s.sus_per_group} SUs; core groups: {s.core_groups:,} "
+                     f"of {s.cores_per_group} cores")
+        lines.append(f"Cables: {s.server_links:,} server-leaf + {s.fabric_links:,} leaf-spine + "
+                     f"{s.core_links:,} spine-core")
+        lines.append(f"Oversubscription: leaf {format_ratio(s.ratio)}, spine {format_ratio(s.spine_ratio)}")
+        return lines
+    lines.append(f"Cables: {s.server_links:,} server-leaf + {s.fabric_links:,} leaf-spine")
+    lines.append(f"Oversubscription: {format_ratio(s.ratio) if s.ratio else 'rail-only (one tier)'}")
+    return lines
 
 
 class NewFromPresetDialog(QDialog):
@@ -95,13 +108,17 @@ class NewFromPresetDialog(QDialog):
     def _input(self, name: str, kind) -> QWidget:
         choices = {"server_model": sorted(self.catalog.servers), "leaf_model": sorted(self.catalog.switches),
                    "spine_model": [SAME_AS_LEAF] + sorted(self.catalog.switches),
+                   "core_model": [SAME_AS_SPINE] + sorted(self.catalog.switches),
                    "spine_planes": list(SPINE_PLANE_MODES), "scheme": list(SCHEMES),
-                   "spine_asn_mode": list(SPINE_ASN_MODES)}.get(name)
+                   "spine_asn_mode": list(SPINE_ASN_MODES), "core_tier": list(CORE_TIERS)}.get(name)
         if choices:
             w = QComboBox()
             w.addItems(choices)
             w.currentTextChanged.connect(self.update_derived)
-        elif name == "oversubscription":
+            if name == "core_tier":
+                w.setToolTip("off: two tiers; on: spine groups under a core tier; auto: a core tier when one "
+                             "spine tier cannot mesh every leaf")
+        elif name in RATIOS:
             w = QDoubleSpinBox()
             w.setRange(0.1, 64.0)
             w.setSingleStep(0.5)
@@ -115,7 +132,7 @@ class NewFromPresetDialog(QDialog):
         elif "int" in str(kind):
             w = QSpinBox()
             w.setRange(AUTO if name in OPTIONAL else 0, MAX_COUNT)
-            if name in OPTIONAL:
+            if name in OPTIONAL or name in DERIVED_AT_ZERO:
                 w.setSpecialValueText("auto")
             w.valueChanged.connect(self.update_derived)
         else:
@@ -131,7 +148,7 @@ class NewFromPresetDialog(QDialog):
             widget.blockSignals(True)
             value = values[key]
             if isinstance(widget, QComboBox):
-                widget.setCurrentText(SAME_AS_LEAF if value is None else str(value))
+                widget.setCurrentText(_same_as(key) if value in (None, "") else str(value))
             elif isinstance(widget, (QSpinBox, QDoubleSpinBox)):
                 widget.setValue(AUTO if value is None else value)
             else:
@@ -144,7 +161,7 @@ class NewFromPresetDialog(QDialog):
         for key, widget in self.inputs.items():
             if isinstance(widget, QComboBox):
                 text = widget.currentText()
-                values[key] = None if text == SAME_AS_LEAF else text
+                values[key] = text if text != _same_as(key) else None if key == "spine_model" else ""
             elif isinstance(widget, QDoubleSpinBox) and widget.decimals() == 0:
                 values[key] = int(round(widget.value()))
             elif isinstance(widget, (QSpinBox, QDoubleSpinBox)):
@@ -162,6 +179,11 @@ class NewFromPresetDialog(QDialog):
                 _escape(p) for p in s.problems) + "</span>"
         self.derived.setText(text)
         self.buttons.button(QDialogButtonBox.Ok).setEnabled(not s.problems)
+
+
+def _same_as(key: str) -> str:
+    """What a model field's "derive it" choice reads (the spine model defaults to the leaf's, the core's to the spine's)."""
+    return SAME_AS_SPINE if key == "core_model" else SAME_AS_LEAF
 
 
 def _escape(text: str) -> str:

@@ -9,10 +9,12 @@ from PySide6.QtWidgets import (QCheckBox, QDockWidget, QFormLayout, QHBoxLayout,
 
 from ...model.entities import Server
 from ...planning.addressing import loopback_key, svi_key
-from ..commands import SetAddressCommand, SetHostnameCommand, SetNicRailCommand, SetSwitchRailCommand
+from ..commands import (SetAddressCommand, SetHostnameCommand, SetNicRailCommand, SetSwitchRailCommand,
+                        set_group_command, set_plane_command)
 
 BAD_STYLE = "border: 2px solid #c62828;"
 MAX_RAIL = 255
+MAX_GROUP = 100_000
 
 
 class FieldEdit(QLineEdit):
@@ -96,15 +98,24 @@ class InspectorDock(QDockWidget):
             self._label("SU", str(device.su))
             self._label("GPUs / NICs", f"{device.gpus} / {len(device.nics)}")
             return
-        self._label("Role", device.role.value)
+        role = device.role.value
+        self._label("Role", {"leaf": "leaf", "spine": "spine", "core": "core (super-spine)"}[role])
         if device.su is not None:
             self._label("SU", str(device.su))
-        if device.role.value == "leaf":
+        if role == "leaf":
             self._spin("rail", "Rail", device.rail, 0, lambda v: SetSwitchRailCommand(f, device.id, v))
             if svi_key(device.id) in f.addresses:
                 self._address(f, svi_key(device.id), "Gateway (SVI)")
         elif device.plane is not None:
-            self._label("Plane", str(device.plane))
+            self._label("Spine plane", str(device.plane))
+        group = self._spin("group", "Core group" if role == "core" else "Spine group", device.group, 0,
+                           lambda v: set_group_command(f, device.id, v or None), none_at=0)
+        group.setToolTip("A leaf's or spine's spine group (the leaves and spines meshed together), a core's "
+                         "core group; none in a two-tier design")
+        plane = self._spin("fabric_plane", "Fabric plane", device.fabric_plane, 0,
+                           lambda v: set_plane_command(f, device.id, v))
+        plane.setToolTip(f"Which of the design's {f.settings.fabric_planes} independent planes the switch is on "
+                         "(its cables stay; Design > Re-address the selection gives it that plane's addresses)")
         self._address(f, loopback_key(device.id), "Loopback")
         self._label("ASN", str(f.asns.get(device.id, "-")))
 
@@ -115,6 +126,8 @@ class InspectorDock(QDockWidget):
         self._label("Speed", f"{nic.speed}G")
         self._label("GPUs", ", ".join(map(str, nic.gpus)) or "-")
         self._spin("rail", "Rail", nic.rail, -1, lambda v: SetNicRailCommand(f, nic_id, None if v < 0 else v))
+        if f.settings.fabric_planes > 1 or nic.fabric_plane:
+            self._label("Fabric plane", f"{nic.fabric_plane} (the server model's port)")
         self._label("Cabled to", f.peer(nic_id) or "not cabled")
         self._address(f, nic_id, "Address")
 
@@ -132,10 +145,12 @@ class InspectorDock(QDockWidget):
         self.fields[name] = edit
         return edit
 
-    def _spin(self, name: str, title: str, value: int | None, minimum: int, make_command) -> QSpinBox:
+    def _spin(self, name: str, title: str, value: int | None, minimum: int, make_command,
+              none_at: int = -1) -> QSpinBox:
+        """A whole number; the value ``none_at`` (when it is the minimum) reads "none" and means None."""
         spin = QSpinBox()
-        spin.setRange(minimum, MAX_RAIL)
-        if minimum < 0:
+        spin.setRange(minimum, MAX_RAIL if name != "group" else MAX_GROUP)
+        if minimum == none_at:
             spin.setSpecialValueText("none")
         spin.setValue(minimum if value is None else value)
         spin.setKeyboardTracking(False)

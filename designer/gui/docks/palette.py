@@ -1,4 +1,4 @@
-"""The hardware catalog's server, leaf and spine models, dragged onto the canvas to add a device."""
+"""The hardware catalog's server, leaf, spine and core models, dragged onto the canvas to add a device."""
 
 from __future__ import annotations
 
@@ -8,6 +8,9 @@ from PySide6.QtWidgets import QAbstractItemView, QDockWidget, QListWidget, QList
 from ..interactions import mime_for
 
 ROLE = Qt.UserRole
+WHERE = {"server": " to the SU under the mouse", "leaf": " (a rail lane gives its rail and plane)",
+         "spine": " (a spine group's pod gives its group, a plane's band its plane)",
+         "core": " (a core group's band gives its group and plane)"}
 
 
 class PaletteList(QListWidget):
@@ -20,7 +23,7 @@ class PaletteList(QListWidget):
     def set_catalog(self, catalog) -> None:
         self.clear()
         for kind, title, models in (("server", "Servers", catalog.servers), ("leaf", "Leaves", catalog.switches),
-                                    ("spine", "Spines", catalog.switches)):
+                                    ("spine", "Spines", catalog.switches), ("core", "Cores", catalog.switches)):
             header = QListWidgetItem(title)
             header.setFlags(Qt.NoItemFlags)
             font = header.font()
@@ -31,7 +34,7 @@ class PaletteList(QListWidget):
                 model = models[model_id]
                 item = QListWidgetItem(f"  {model_id}")
                 item.setData(ROLE, (kind, model_id))
-                item.setToolTip(f"{model.description}\nDrag onto the canvas to add a {kind}.")
+                item.setToolTip(f"{model.description}\nDrag onto the canvas to add a {kind}{WHERE[kind]}.")
                 self.addItem(item)
 
     def mimeData(self, items):

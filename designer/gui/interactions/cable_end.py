@@ -13,7 +13,7 @@ from PySide6.QtCore import QPointF
 from ...model.ids import split_endpoint
 from ..commands import MoveNicCommand, RehomeCommand
 from ..items import NicItem, SwitchItem
-from .base import Interaction, PreviewLine
+from .base import Interaction, PreviewLine, judge, refuse, reported
 from .nic_drag import nic_verdict
 
 GRAB_PX = 14          # how close (on screen) to a cable's end a press grabs that end
@@ -43,50 +43,56 @@ class CableEndDragInteraction(Interaction):
         self.line = PreviewLine(scene, start)
         self.status(f"drag {moving} onto another device to move this end of the cable there; Esc cancels")
 
+    def _target_at(self, pos: QPointF):
+        """`_target`, judged once per device under the cursor while the mouse moves."""
+        under = next((it.model_id for it in self.scene.items(pos) if isinstance(it, (NicItem, SwitchItem))), None)
+        return self.judged(under, lambda: self._target(pos)) if under else (None, None)
+
     def _target(self, pos: QPointF):
-        """(command or None, message) for a drop at ``pos``."""
+        """(command or None, Drop or None) for a drop at ``pos`` (None, None: not over a device)."""
         f = self.scene.fabric
+        link = f.links[self.link_id]
         moving_dev, fixed_dev = split_endpoint(self.moving)[0], split_endpoint(self.fixed)[0]
         for item in self.scene.items(pos):
             if isinstance(item, NicItem) and moving_dev in f.servers:
                 nic = item.model_id
                 if nic == self.moving:
-                    return None, f"{nic} is where this end already is"
+                    return None, refuse(f"{nic} is where this end already is")
                 if f.peer(nic) is not None:
-                    return None, f"{nic} is already cabled to {f.peer(nic)}"
-                speed = f.links[self.link_id].speed
-                if f.nic(nic).speed != speed:
-                    return None, f"{nic} runs at {f.nic(nic).speed}G; this cable is {speed}G"
-                return RehomeCommand(f, self.link_id, self.moving, nic), f"drop to cable {self.fixed} to {nic}"
+                    return None, refuse(f"{nic} is already cabled to {f.peer(nic)}")
+                if f.nic(nic).speed != link.speed:
+                    return None, refuse(f"{nic} runs at {f.nic(nic).speed}G; this cable is {link.speed}G")
+                return RehomeCommand(f, self.link_id, self.moving, nic), judge(f, self.fixed, nic, gone=link)
             if isinstance(item, SwitchItem) and moving_dev in f.switches and item.model_id != fixed_dev:
                 target = item.model_id
                 if fixed_dev in f.servers:
-                    ok, message = nic_verdict(f, self.fixed, target)
-                    return (MoveNicCommand(f, self.fixed, target) if ok else None), message
+                    drop = nic_verdict(f, self.fixed, target)
+                    return (MoveNicCommand(f, self.fixed, target) if drop.allowed else None), drop
                 if target == moving_dev:
-                    return None, f"this end is already on {target}"
-                speed = f.links[self.link_id].speed
-                free = f.free_ports(target, speed)
+                    return None, refuse(f"this end is already on {target}")
+                free = f.free_ports(target, link.speed)
                 if not free:
-                    return None, f"{target} has no free {speed}G port for this cable"
+                    return None, refuse(f"{target} has no free {link.speed}G port for this cable")
                 new_end = f"{target}/{free[0].name}"
-                return RehomeCommand(f, self.link_id, self.moving, new_end), f"drop to cable {self.fixed} to {new_end}"
-        return None, f"drop on another device to move the {self.moving} end of the cable there"
+                return RehomeCommand(f, self.link_id, self.moving, new_end), judge(f, self.fixed, new_end, gone=link)
+        return None, None
 
     def move(self, pos: QPointF) -> None:
         self.line.set_end(pos)
-        command, message = self._target(pos)
-        self.line.set_ok(None if command is None and message.startswith("drop on") else command is not None)
-        self.status(message)
+        self.preview(self.line, self._target_at(pos)[1],
+                     f"drop on another device to move the {self.moving} end of the cable there")
 
     def finish(self, pos: QPointF) -> None:
         self.line.remove()
-        command, message = self._target(pos)
+        command, drop = self._target(pos)
         if command is None:
-            self.status(f"the cable was not moved: {message}")
+            reason = drop.message if drop else f"drop on another device to move the {self.moving} end there"
+            self.status(f"the cable was not moved: {reason}")
             return
         error = self.document.execute(command)
-        self.status(f"the cable was not moved: {error}" if error else f"moved the cable end: {message[len('drop to '):]}")
+        self.status(f"the cable was not moved: {error}" if error else
+                    f"moved the cable end: {self.fixed} is now cabled to {self.scene.fabric.peer(self.fixed)}"
+                    + reported(drop))
 
     def cancel(self) -> None:
         self.line.remove()

@@ -4,6 +4,7 @@ from .device import DeviceItem, ServerItem, SwitchItem
 from .link import LinkItem
 from .nic import NicItem
 from .overview import OVERVIEW_LOD, CableLayers, LinkOverviewItem
-from .plates import SuPlatesItem
+from .plates import BandPlatesItem, SuPlatesItem
 
-__all__ = ["DeviceItem", "ServerItem", "SwitchItem", "NicItem", "LinkItem", "LinkOverviewItem", "CableLayers", "SuPlatesItem", "OVERVIEW_LOD"]
+__all__ = ["DeviceItem", "ServerItem", "SwitchItem", "NicItem", "LinkItem", "LinkOverviewItem", "CableLayers", "SuPlatesItem",
+           "BandPlatesItem", "OVERVIEW_LOD"]

@@ -25,10 +25,16 @@ def lod_of(painter, option) -> float:
 
 
 def short_label(name: str) -> str:
-    """``su1-leaf-r3`` -> ``r3``, ``su1-srv07`` -> ``srv07``, ``p3-spine-01`` -> ``p3-01``, ``spine-01`` -> ``01``."""
-    if "spine-" in name:
-        head, _, number = name.rpartition("spine-")
-        return f"{head}{number}" if head.endswith("-") else number
+    """The name without what the picture already says (its SU, its tier's word): ``su1-leaf-r3`` ->
+    ``r3``, ``su1-srv07`` -> ``srv07``, ``p3-spine-01`` -> ``p3-01``, ``spine-01`` -> ``01``,
+    ``sg2-spine-04`` -> ``sg2-04``, ``cg4-core-1`` -> ``cg4-1``, ``pl1-su1-leaf-r3`` -> ``pl1-r3``."""
+    for word in ("spine-", "core-"):
+        if word in name:
+            head, _, number = name.rpartition(word)
+            return f"{head}{number}" if head.endswith("-") else number
+    plane, sep, rest = name.partition("-")
+    if sep and plane.startswith("pl") and plane[2:].isdigit() and "-" in rest:
+        return f"{plane}-{rest.rsplit('-', 1)[-1]}"
     return name.rsplit("-", 1)[-1] if "-" in name else name
 
 
@@ -77,23 +83,34 @@ class DeviceItem(Marked, QGraphicsItem):
         edge = style.SELECTED if selected else marked or self.edge
         if lod < OUTLINE_LOD:
             painter.fillRect(self._rect, edge if (selected or marked) else self.fill)
+            self.paint_body(painter)
             return
         pen = QPen(edge, 3 if (selected or marked) else 1)
         pen.setCosmetic(True)
         painter.setPen(pen)
         painter.setBrush(QBrush(self.fill))
         painter.drawRect(self._rect)
+        self.paint_body(painter)
         if lod >= SHORT_LOD:
             self.paint_label(painter, lod)
 
+    def paint_body(self, painter) -> None:
+        """Drawn over the fill, under the label (a switch's plane hatching)."""
+
     def paint_label(self, painter, lod: float) -> None:
+        """The full name once it is readable and fits, else the short one (``pl0-sg1-spine-01`` is too
+        long for its box at any size: ``pl0-sg1-01``)."""
+        short = short_label(self.label)
         if LABEL_PX * lod >= FULL_LABEL_PX:
-            text, px = self.label, LABEL_PX
+            choices = [(self.label, LABEL_PX), (short, LABEL_PX)]
         else:
-            text, px = short_label(self.label), SHORT_LABEL_PX / lod
-        font = QFont(painter.font())
-        font.setPixelSize(max(1, round(px)))
-        if QFontMetricsF(font).horizontalAdvance(text) > self._rect.width() - 2 or px > self._rect.height():
+            choices = [(short, SHORT_LABEL_PX / lod)]
+        for text, px in choices:
+            font = QFont(painter.font())
+            font.setPixelSize(max(1, round(px)))
+            if QFontMetricsF(font).horizontalAdvance(text) <= self._rect.width() - 2 and px <= self._rect.height():
+                break
+        else:
             return
         painter.setPen(self.text_colour())
         painter.setFont(font)
@@ -118,22 +135,28 @@ class ServerItem(DeviceItem):
 
 
 class SwitchItem(DeviceItem):
-    """A leaf (filled in its rail's colour) or a spine."""
+    """A leaf (filled in its rail's colour), a spine or a core; hatched when on fabric plane 1 or above."""
 
     kind = "switch"
+    FILLS = {"spine": style.SPINE, "core": style.CORE}
 
-    def __init__(self, model_id: str, w: float, h: float, label: str, role: str, rail: int | None):
+    def __init__(self, model_id: str, w: float, h: float, label: str, role: str, rail: int | None,
+                 fabric_plane: int = 0):
         super().__init__(model_id, w, h)
         self.role = role
         self.setZValue(2)
-        self.set_look(label, rail)
+        self.set_look(label, rail, fabric_plane)
 
-    def set_look(self, label: str, rail: int | None) -> None:
+    def set_look(self, label: str, rail: int | None, fabric_plane: int = 0) -> None:
         self.label = label
         self.rail = rail
-        self.fill = style.rail_colour(rail) if self.role == "leaf" else style.SPINE
+        self.fabric_plane = fabric_plane
+        self.fill = style.rail_colour(rail) if self.role == "leaf" else self.FILLS.get(self.role, style.SPINE)
         self.edge = self.fill.darker(150)
         self.update()
+
+    def paint_body(self, painter) -> None:
+        style.hatch(painter, self._rect, self.fabric_plane)
 
     def text_colour(self):
         return style.LABEL_ON_FILL

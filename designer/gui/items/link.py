@@ -54,7 +54,8 @@ class LinkItem(QGraphicsItem):
     as_built: str | None = None      # an LLDP mismatch kind, when an as-built check flagged it
     overlay: str | None = None       # "path", or "load0".."load4" under a collision analysis
     dimmed = False
-    fabric_tier = False              # both ends on switches (a leaf-spine cable)
+    fabric_tier = False              # both ends on switches (a leaf-spine or spine-core cable)
+    planes = (0, 0)                  # the fabric planes of its two ends
     _layer = True                    # drawn by the cable layer (no contents of its own)
     _shape: QPainterPath | None = None
 

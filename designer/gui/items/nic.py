@@ -1,4 +1,5 @@
-"""A server's rail NIC: a small square in its rail's colour, drawn only when zoomed in."""
+"""A server's rail NIC: a small square in its rail's colour (hatched on fabric plane 1 and above),
+drawn only when zoomed in."""
 
 from __future__ import annotations
 
@@ -17,9 +18,10 @@ _FLAGS = (QGraphicsItem.ItemIsSelectable | QGraphicsItem.ItemUsesExtendedStyleOp
 class NicItem(Marked, QGraphicsItem):
     kind = "nic"
 
-    def __init__(self, model_id: str, size: float, rail: int | None, parent: QGraphicsItem):
+    def __init__(self, model_id: str, size: float, rail: int | None, parent: QGraphicsItem, fabric_plane: int = 0):
         super().__init__(parent)
         self.model_id = model_id
+        self.fabric_plane = fabric_plane
         self._rect = QRectF(0, 0, size, size)
         self._bounds = self._rect.adjusted(-1, -1, 1, 1)
         self.rail = rail
@@ -45,3 +47,4 @@ class NicItem(Marked, QGraphicsItem):
         painter.setPen(pen)
         painter.setBrush(style.rail_colour(self.rail))
         painter.drawRect(self._rect)
+        style.hatch(painter, self._rect, self.fabric_plane)

@@ -23,7 +23,7 @@ OVERVIEW_LOD = 0.3   # below this zoom the scene is drawn in overview mode
 HAZE_LOD = 0.1       # below this zoom plain leaf-spine cables are not drawn at all (marked ones still are)
 
 
-FABRIC_Z, PLATES_Z, HOST_Z = -3, -2, -1
+BANDS_Z, FABRIC_Z, PLATES_Z, HOST_Z = -4, -3, -2, -1
 
 
 class LinkOverviewItem(QGraphicsItem):
