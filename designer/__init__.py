@@ -1,0 +1,5 @@
+"""rail-designer."""
+
+from .errors import DesignerError
+
+__all__ = ["DesignerError"]

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from ..errors import DesignerError
 
-class PlanningError(ValueError):
+
+class PlanningError(DesignerError, ValueError):
     def __init__(self, problems: list[str]):
         self.problems = list(problems)
         super().__init__("; ".join(self.problems) if len(self.problems) < 2
