@@ -14,7 +14,8 @@ import os
 import sys
 import traceback
 
-from ..errors import DesignerError
+import designer
+
 from .common import CliError, EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE  # noqa: F401 (exported)
 
 # Command modules, in the order their commands appear in --help.
@@ -56,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("rail-designer: interrupted", file=sys.stderr)
         return 130
-    except DesignerError as exc:
+    except designer.DesignerError as exc:
         # Readable refusals that a command did not wrap itself: each names its file or object.
         print(f"rail-designer: {exc}", file=sys.stderr)
         return EXIT_USAGE
