@@ -44,6 +44,22 @@ def test_the_imported_server_model_builds_and_sizes_as_the_design_counts(lab):
     assert again.replaced and again.model == imported.model
 
 
+def test_parameters_a_script_gets_wrong_are_refused_readably():
+    with pytest.raises(designer.PlanningError, match="unknown parameter 'server'; parameters: name, "):
+        designer.spec("default", server=4)
+    wrong = designer.spec("default", sus="2", mtu=9000.5)
+    assert designer.size(wrong).problems == ["sus should be a whole number, not '2'",
+                                             "mtu should be a whole number, not 9000.5"]
+    with pytest.raises(designer.PlanningError) as refused:
+        designer.build(wrong)
+    assert refused.value.problems == designer.size(wrong).problems
+    too_big = designer.spec("default", servers_per_su=999)
+    assert not designer.size(too_big).ok
+    with pytest.raises(designer.PlanningError) as refused:
+        designer.build(too_big)
+    assert refused.value.problems == designer.size(too_big).problems
+
+
 def test_an_edit_the_checks_catch_blocks_the_export_until_it_is_undone(lab, tmp_path):
     _, imported, _, _ = lab
     fabric = designer.load(_saved(lab, tmp_path), catalogs=[imported.catalog])
