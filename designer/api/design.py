@@ -3,7 +3,6 @@ checks, and rebuilding a design from an AID."""
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -139,6 +138,8 @@ _WORDS = {"int": "a whole number", "float": "a number", "str": "text", "None": "
 
 def _type_problems(build_spec: BuildSpec) -> list[str]:
     """Parameters of the wrong type (a script can pass anything): the sizing would fail on them."""
+    import dataclasses
+
     from ..model.limits import excerpt
     problems = []
     for f in dataclasses.fields(build_spec):

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,23 +13,12 @@ from .common import read_input
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-    from ..importers.affinity import TopoResult
     from ..importers.apply import ApplyResult
     from ..importers.verify import VerifyResult
     from ..model.fabric import Fabric
-    from ..model.hardware import ServerModel
+    from .topo_import import TopoImport
 
 DEFAULT_SPEED = 400
-
-
-@dataclass(frozen=True)
-class TopoImport:
-    """What `import_topo` read and where it put the server model."""
-    topo: TopoResult           # gpus, rails (index, gpus, nic, rdma, link), left_out, speed, notes
-    model: ServerModel         # the server model now in the catalog (NIC k is rail k)
-    catalog: Path              # the catalog file it was written to
-    replaced: bool             # a model of that id was there before
-    removed: list[Path] = field(default_factory=list)      # leftovers of interrupted writes cleaned up
 
 
 def import_topo(file: str | os.PathLike, catalog: str | os.PathLike, *, name: str | None = None,
@@ -49,6 +37,7 @@ def import_topo(file: str | os.PathLike, catalog: str | os.PathLike, *, name: st
     from ..storage.atomic import write_atomic, write_problem
     from ..storage.catalog_file import catalog_document, load_catalog_file, parse_catalog
     from ..storage.yamlio import Context, FileFormatError, dump, parse
+    from .topo_import import TopoImport
 
     source = os.fspath(file)
     topo = parse_topo(read_input(source, MAX_TOPO_BYTES, "'nvidia-smi topo -m' output"),
