@@ -1,0 +1,64 @@
+"""rail-designer as a library: design rail-optimized GPU fabrics, check them, export their configs, and
+hold them against what real machines report. The command line (``rail-designer``) is built on these
+functions; docs/api.md describes each, with a worked script.
+
+    import designer
+    fabric = designer.build(designer.spec("default", servers_per_su=4))
+    findings = designer.check(fabric)
+    designer.export_bundle(fabric, "bundle", parts=["switches", "hosts"])
+
+Every refusal is a `DesignerError` whose message is the command line's, word for word. Names listed in
+``__all__`` are the stable surface; everything under ``designer.*`` submodules may change.
+Importing this package is cheap and never loads Qt: the engine is imported when a function runs.
+(The exporting function is `export_bundle`: ``designer.export`` is the subpackage of that name.)
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from .api.bundle import export_bundle, lint, render_device
+from .api.design import assign, build, catalog, check, import_aid, load, presets, save, size, spec
+from .api.emulate import emulate
+from .api.machines import apply_nics, import_topo, verify
+from .api.questions import analyze, nccl_check, trace
+from .errors import DesignerError, UnknownDevice
+
+# Types a script constructs, compares or catches, imported on first use (they pull in the engine).
+_LAZY = {
+    "Fabric": "designer.model.fabric",
+    "BuildSpec": "designer.planning.spec",
+    "Finding": "designer.checks.finding",
+    "Severity": "designer.checks.finding",
+    "PlanningError": "designer.planning.errors",
+    "ExportRefused": "designer.export.bundle",
+    "ExportCancelled": "designer.export.bundle",
+}
+
+__all__ = [
+    # designs
+    "load", "save", "presets", "catalog", "spec", "size", "build", "assign", "check", "import_aid",
+    # the bundle
+    "export_bundle", "render_device", "lint",
+    # questions
+    "trace", "analyze", "nccl_check",
+    # real machines
+    "import_topo", "apply_nics", "verify", "emulate",
+    # types
+    "Fabric", "BuildSpec", "Finding", "Severity",
+    # errors
+    "DesignerError", "PlanningError", "UnknownDevice", "ExportRefused", "ExportCancelled",
+]
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'designer' has no attribute '{name}'")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

@@ -7,6 +7,8 @@
 - `report` and `chart`: text/JSON output; charts (PNG/SVG) drawn with matplotlib (Agg).
 """
 
+from ..errors import DesignerError
 
-class AnalysisError(Exception):
+
+class AnalysisError(DesignerError):
     """A readable problem with the question asked (unknown host, NIC, pattern)."""

@@ -7,6 +7,8 @@ from enum import Enum
 
 
 class Severity(str, Enum):
+    """How bad a finding is: an ERROR makes an export refuse (unless forced); WARNING and INFO do not."""
+
     ERROR = "error"
     WARNING = "warning"
     INFO = "info"
@@ -18,6 +20,8 @@ class Severity(str, Enum):
 
 @dataclass(frozen=True, slots=True)
 class Finding:
+    """One problem (or note) a check reports: a stable code, the objects involved, and how to fix it."""
+
     code: str                 # stable, e.g. "RD004"
     severity: Severity
     message: str              # one sentence naming the objects and the numbers

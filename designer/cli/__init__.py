@@ -14,6 +14,8 @@ import os
 import sys
 import traceback
 
+import designer
+
 from .common import CliError, EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE  # noqa: F401 (exported)
 
 # Command modules, in the order their commands appear in --help.
@@ -55,24 +57,12 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("rail-designer: interrupted", file=sys.stderr)
         return 130
+    except designer.DesignerError as exc:
+        # Readable refusals that a command did not wrap itself: each names its file or object.
+        print(f"rail-designer: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     except Exception as exc:       # noqa: BLE001 - the one place that turns any failure into a message
-        if isinstance(exc, _readable_errors()):
-            # Readable refusals that a command did not wrap itself: each names its file or object.
-            print(f"rail-designer: {exc}", file=sys.stderr)
-            return EXIT_USAGE
         return _internal_error(exc)
-
-
-def _readable_errors() -> tuple[type, ...]:
-    """The designer's own error types: their messages say what is wrong and where (exit 2)."""
-    from ..analysis import AnalysisError
-    from ..export.errors import ExportError
-    from ..importers.errors import ImportFormatError
-    from ..model.errors import ModelError
-    from ..planning.errors import PlanningError
-    from ..storage.jsonio import JsonInputError
-    from ..storage.yamlio import FileFormatError
-    return (AnalysisError, ExportError, FileFormatError, ImportFormatError, JsonInputError, ModelError, PlanningError)
 
 
 def _internal_error(exc: BaseException) -> int:

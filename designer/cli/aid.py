@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+import designer
 
-from .common import EXIT_OK, CliError, new_output, say_removed
+from .common import EXIT_OK, new_output, say_removed
 
 
 def register(sub) -> None:
@@ -19,18 +19,8 @@ def register(sub) -> None:
 
 
 def run_import_aid(args) -> int:
-    from ..export.aid_import import AidError, load_aid_text
-    from ..model.limits import MAX_AID_BYTES
-    from ..storage import save
-    from ..storage.catalog_file import catalog_with
-    from ..storage.yamlio import FileFormatError, read_text
-
     out = new_output(args.output, args.force)
-    try:
-        catalog = catalog_with([Path(p) for p in args.catalog])
-        fabric = load_aid_text(read_text(Path(args.aid), MAX_AID_BYTES, "AID file"), args.aid, catalog)
-        say_removed(save(fabric, out, force=args.force, verify=True))
-    except (AidError, FileFormatError) as exc:
-        raise CliError(str(exc)) from None
+    fabric = designer.import_aid(args.aid, catalogs=args.catalog)
+    say_removed(designer.save(fabric, out, force=args.force, verify=True))
     print(f"wrote {out}: {len(fabric.servers)} servers, {len(fabric.switches)} switches, {len(fabric.links)} links")
     return EXIT_OK

@@ -6,7 +6,9 @@ import json
 import sys
 from pathlib import Path
 
-from .common import EXIT_FINDINGS, EXIT_OK, CliError, load_design
+import designer
+
+from .common import EXIT_FINDINGS, EXIT_OK, CliError
 
 
 def add_routing_arguments(p) -> None:
@@ -53,26 +55,9 @@ def register(sub) -> None:
     p.set_defaults(run=run_analyze)
 
 
-def _forwarding(path: str):
-    from ..analysis.routing import Forwarding
-    return Forwarding(load_design(path))
-
-
 def run_paths(args) -> int:
-    from ..analysis import AnalysisError
-    from ..analysis.paths import trace
     from ..analysis.report import trace_json, trace_text
-    from ..analysis.select import pairs
-    try:
-        if args.bundle:
-            from ..analysis.bundle_hosts import forwarding_from_bundle
-            fw = forwarding_from_bundle(load_design(args.file), Path(args.bundle))
-        else:
-            fw = _forwarding(args.file)
-        selected = pairs(fw, args.source, args.target)
-    except AnalysisError as exc:
-        raise CliError(str(exc)) from None
-    traces = [trace(fw, s, d) for s, d in selected]
+    traces = designer.trace(designer.load(args.file), args.source, args.target, bundle=args.bundle)
     if args.format == "json":
         json.dump(trace_json(traces), sys.stdout, indent=2)
         print()
@@ -82,19 +67,13 @@ def run_paths(args) -> int:
 
 
 def run_analyze(args) -> int:
-    from ..analysis import AnalysisError
     from ..analysis.chart import format_of, write_chart
-    from ..analysis.collisions import analyze
-    from ..analysis.flows import flows
     from ..analysis.report import analysis_json, analysis_table, chart_links
     if args.chart:
         check_output_file(args.chart, "chart")
         format_of(Path(args.chart))
-    fw = _forwarding(args.file)
-    try:
-        result = analyze(fw, flows(fw.fabric, args.pattern), args.routing, args.trials, args.seed, args.pattern)
-    except AnalysisError as exc:
-        raise CliError(str(exc)) from None
+    fabric = designer.load(args.file)
+    result = designer.analyze(fabric, args.pattern, routing=args.routing, trials=args.trials, seed=args.seed)
     if args.format == "json":
         json.dump(analysis_json(result), sys.stdout, indent=2)
         print()

@@ -1,4 +1,5 @@
-"""What every command shares: exit codes, the one error type, and loading a design for reading."""
+"""What every command shares: exit codes, the CLI's own error type, refusing to overwrite, telling about
+leftovers. The work itself goes through the library surface (`import designer`, docs/api.md)."""
 
 from __future__ import annotations
 
@@ -34,11 +35,3 @@ def say_removed(paths) -> None:
         print(f"rail-designer: removed {len(paths)} leftover(s) of an interrupted run in {paths[0].parent}: {names}",
               file=sys.stderr)
 
-
-def load_design(path: str, catalog_files: list[str] | None = None):
-    """Load a design file, turning any storage or model problem into one CliError."""
-    from ..storage import FileFormatError, load
-    try:
-        return load(Path(path), extra_catalogs=[Path(p) for p in catalog_files or []])
-    except FileFormatError as exc:
-        raise CliError(str(exc)) from None

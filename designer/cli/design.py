@@ -6,7 +6,9 @@ import json
 import sys
 from pathlib import Path
 
-from .common import EXIT_FINDINGS, EXIT_OK, CliError, load_design, new_output, say_removed
+import designer
+
+from .common import EXIT_FINDINGS, EXIT_OK, CliError, new_output, say_removed
 
 # BuildSpec field -> (type, help). The order is the order in --help.
 SPEC_OPTIONS = {
@@ -87,14 +89,10 @@ def register(sub) -> None:
 
 
 def run_presets(args) -> int:
-    from ..planning.spec import format_ratio, size
-    from ..storage.catalog_file import builtin_catalog
-    from ..storage.presets import load_preset, preset_names
-    catalog = builtin_catalog()
-    for name in preset_names():
-        preset = load_preset(name)
-        s = size(preset.spec(), catalog)
-        print(f"{name}\n  {preset.description}")
+    from ..planning.spec import format_ratio
+    for preset in designer.presets():
+        s = designer.size(preset.spec())
+        print(f"{preset.name}\n  {preset.description}")
         tiers = f"{s.spines} spines" if s.spines else "no spines (rail-only)"
         tiers += f", {s.cores} cores in {s.groups} spine groups" if s.cores else ""
         tiers += f", {s.fabric_planes} fabric planes" if s.fabric_planes > 1 else ""
@@ -102,6 +100,7 @@ def run_presets(args) -> int:
         print(f"  {s.servers} servers, {s.gpus} GPUs, {s.rails} rails, {s.leaves} leaves, {tiers}, "
               f"{s.server_links + s.fabric_links + s.core_links} cables{ratio}")
     if args.models:
+        catalog = designer.catalog()
         print("\nswitch models:")
         for m in catalog.switches.values():
             print(f"  {m.id:24} {m.ports} x {m.speed}G, breakouts {', '.join(m.breakouts)}  {m.description}")
@@ -112,29 +111,14 @@ def run_presets(args) -> int:
 
 
 def run_new(args) -> int:
-    from ..planning.build import build
-    from ..planning.errors import PlanningError
-    from ..planning.spec import size
-    from ..storage import FileFormatError, save
-    from ..storage.catalog_file import catalog_with
-    from ..storage.presets import load_preset
     out = new_output(args.output, args.force)
+    spec = designer.spec(args.preset, **{name: getattr(args, name) for name in SPEC_OPTIONS})
     try:
-        preset = load_preset(args.preset)
-        catalog = catalog_with([Path(p) for p in args.catalog])
-    except FileFormatError as exc:
-        raise CliError(str(exc)) from None
-    overrides = {name: getattr(args, name) for name in SPEC_OPTIONS}
-    spec = preset.spec(**overrides)
-    try:
-        fabric = build(spec, catalog)
-    except PlanningError as exc:
+        fabric = designer.build(spec, catalogs=args.catalog)
+    except designer.PlanningError as exc:
         raise CliError("these parameters cannot be built:\n" + "\n".join(f"  - {p}" for p in exc.problems))
-    try:
-        say_removed(save(fabric, out, force=args.force))
-    except FileFormatError as exc:
-        raise CliError(str(exc)) from None
-    s = size(spec, catalog)
+    say_removed(designer.save(fabric, out, force=args.force))
+    s = designer.size(spec, catalogs=args.catalog)
     print(f"wrote {out}: {design_summary(fabric, s.ratio, s.spine_ratio)}")
     return EXIT_OK
 
@@ -166,9 +150,7 @@ def design_summary(fabric, ratio: float, spine_ratio: float) -> str:
 
 
 def run_validate(args) -> int:
-    from ..checks import Severity, check, has_errors
-    fabric = load_design(args.file, args.catalog)
-    findings = check(fabric)
+    findings = designer.check(designer.load(args.file, catalogs=args.catalog))
     if args.format == "json":
         json.dump({"file": args.file, "findings": [f.as_dict() for f in findings],
                    "counts": _counts(findings)}, sys.stdout, indent=2)
@@ -176,11 +158,11 @@ def run_validate(args) -> int:
     else:
         for f in findings:
             print(f"{f.severity.value.upper():7} {f.code} {f.message}")
-            if f.hint and f.severity is not Severity.INFO:
+            if f.hint and f.severity is not designer.Severity.INFO:
                 print(f"        fix: {f.hint}")
         c = _counts(findings)
         print(f"{args.file}: {c['error']} errors, {c['warning']} warnings, {c['info']} notes")
-    return EXIT_FINDINGS if has_errors(findings) else EXIT_OK
+    return EXIT_FINDINGS if any(f.severity is designer.Severity.ERROR for f in findings) else EXIT_OK
 
 
 def _counts(findings) -> dict:
@@ -191,23 +173,13 @@ def _counts(findings) -> dict:
 
 
 def run_assign(args) -> int:
-    from ..planning.addressing import assign_addresses
-    from ..planning.errors import PlanningError
-    from ..planning.rails import assign_rails
-    from ..storage import FileFormatError, save
-    fabric = load_design(args.file)
+    fabric = designer.load(args.file)
     try:
-        with fabric.batch():
-            changed = 0 if args.keep_rails else assign_rails(fabric)
-            assign_addresses(fabric)
-    except PlanningError as exc:
+        changed = designer.assign(fabric, rails=not args.keep_rails)
+    except designer.PlanningError as exc:
         raise CliError("addresses cannot be assigned:\n" + "\n".join(f"  - {p}" for p in exc.problems),
                        EXIT_FINDINGS) from None
     out = Path(args.output or args.file)
-    try:
-        say_removed(save(fabric, out, force=args.force))
-    except FileFormatError as exc:
-        raise CliError(str(exc)) from None
+    say_removed(designer.save(fabric, out, force=args.force))
     print(f"wrote {out}: {changed} NIC rails reset, {len(fabric.addresses)} addresses, {len(fabric.asns)} ASNs")
     return EXIT_OK
-

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import sys
 
-from .common import EXIT_FINDINGS, EXIT_OK, CliError, load_design
+import designer
+
+from .common import EXIT_FINDINGS, EXIT_OK, CliError
 
 
 def register(sub) -> None:
@@ -36,7 +38,8 @@ def register(sub) -> None:
     p.set_defaults(run=run_emulate)
 
 
-def _exec_hook(fabric, execs: list[str]):
+def _commands(fabric, execs: list[str]) -> list[tuple[str, str]]:
+    """--exec DEVICE=COMMAND values as (device id, command) pairs, each refused naming the flag's value."""
     wanted = []
     by_name = {d.hostname: d.id for d in [*fabric.servers.values(), *fabric.switches.values()]}
     for item in execs:
@@ -47,25 +50,14 @@ def _exec_hook(fabric, execs: list[str]):
         if device not in fabric.servers and device not in fabric.switches:
             raise CliError(f"--exec '{item}': no device '{device}' in the design")
         wanted.append((device, command))
-
-    def hook(runner) -> None:
-        for device, command in wanted:
-            done = runner.exec(runner.plan.ns_of(device), ["bash", "-c", command], check=False)
-            print(f"exec on {device}: {command} (exit {done.returncode})", file=sys.stderr)
-
-    return hook if wanted else None
+    return wanted
 
 
 def run_emulate(args) -> int:
-    from ..emulation import EmulationError, emulate
     from ..emulation.report import summary, table
-    fabric = load_design(args.file, args.catalog)
-    hook = _exec_hook(fabric, args.execs)
-    try:
-        result = emulate(fabric, keep=args.keep, after_setup=hook, failover=not args.no_failover,
-                         log=lambda text: print(text, file=sys.stderr))
-    except EmulationError as exc:
-        raise CliError(str(exc)) from None
+    fabric = designer.load(args.file, catalogs=args.catalog)
+    result = designer.emulate(fabric, keep=args.keep, commands=_commands(fabric, args.execs),
+                              failover=not args.no_failover, log=lambda text: print(text, file=sys.stderr))
     rows = [r for r in result.rows if not r.ok] if args.quiet else result.rows
     sys.stdout.write(table(rows, colour=sys.stdout.isatty()) if rows else "")
     sys.stdout.write(summary(result.plan, result.rows))

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import sys
 
-from .common import EXIT_FINDINGS, EXIT_OK, CliError, load_design, say_removed
+import designer
 
-PARALLEL_FROM_DEVICES = 500
+from .common import EXIT_FINDINGS, EXIT_OK, CliError, say_removed
 
 
 def register(sub) -> None:
@@ -48,47 +47,30 @@ class _Bar:
 
 
 def run_export(args) -> int:
-    from ..export import ExportError, ExportRefused, export
-    fabric = load_design(args.file)
+    fabric = designer.load(args.file)
     only = [p.strip() for p in args.only.split(",") if p.strip()] if args.only else None
     bar = _Bar(sys.stderr)
     try:
-        result = export(fabric, args.output, progress=bar, only=only, force=args.force, workers=_workers(fabric))
-    except ExportRefused as exc:
-        bar.end()
+        result = designer.export_bundle(fabric, args.output, parts=only, force=args.force, progress=bar)
+    except designer.ExportRefused as exc:
         raise CliError(str(exc), EXIT_FINDINGS) from None
-    except ExportError as exc:
+    finally:
         bar.end()
-        raise CliError(str(exc)) from None
-    except OSError as exc:
-        bar.end()
-        raise CliError(f"cannot write {args.output}: {exc.strerror or exc}") from None
-    bar.end()
     say_removed(result.removed)
     print(f"wrote {len(result.files)} files ({result.bytes / 1e6:.1f} MB) to {result.outdir}")
     return EXIT_OK
 
 
-def _workers(fabric) -> int:
-    """Forked renderers pay off from a few hundred devices; small designs stay in one process."""
-    devices = len(fabric.servers) + len(fabric.switches)
-    return max(1, min(os.cpu_count() or 1, 4)) if devices >= PARALLEL_FROM_DEVICES else 1
-
-
 def run_show(args) -> int:
-    from ..export import ExportError, preview
-    fabric = load_design(args.file)
-    device = args.device if fabric.has_device(args.device) else fabric.hostname_owner(args.device)
-    if device is None:
-        raise CliError(f"{args.file} has no device named '{args.device}'")
+    fabric = designer.load(args.file)
     try:
-        files = preview(fabric, device)
-    except ExportError as exc:
-        raise CliError(str(exc)) from None
+        files = designer.render_device(fabric, args.device)
+    except designer.UnknownDevice:
+        raise CliError(f"{args.file} has no device named '{args.device}'") from None
     if args.part:
+        names = sorted({p.rsplit("/", 1)[-1].split(".")[0] for p in files})
         files = {p: t for p, t in files.items() if p.rsplit("/", 1)[-1].split(".")[0] == args.part}
         if not files:
-            names = sorted({p.rsplit("/", 1)[-1].split(".")[0] for p in preview(fabric, device)})
             raise CliError(f"{args.device} has no '{args.part}' file; it has: {', '.join(names)}")
     for path in sorted(files):
         if not args.part:

@@ -50,12 +50,9 @@ def run_render(args) -> int:
     out = Path(args.output)
     if out.suffix.lower() not in (".png", ".svg"):
         raise CliError(f"{args.output}: the diagram is written as .png or .svg; name the file OUT.png or OUT.svg")
-    from ..storage import FileFormatError
     from ..gui.app import render
     try:
         counts = render(args.file, str(out))
-    except FileFormatError as exc:
-        raise CliError(str(exc)) from None
     except OSError as exc:
         raise CliError(f"{args.file}: {exc.strerror or exc}") from None
     print(f"wrote {out}: {counts['devices']} devices, {counts['nics']} NICs, {counts['links']} cables")

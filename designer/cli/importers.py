@@ -5,8 +5,9 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
 from pathlib import Path
+
+import designer
 
 from .common import EXIT_FINDINGS, EXIT_OK, CliError, say_removed
 
@@ -50,61 +51,12 @@ def register(sub) -> None:
 
 
 # ---------------------------------------------------------------- import-topo
-def _read_input(name: str, limit: int, what: str) -> str:
-    """A pasted input file ('-': standard input), refused past ``limit`` bytes."""
-    from ..storage.yamlio import FileFormatError, read_text
-    if name == "-":
-        import sys
-        data = sys.stdin.buffer.read(limit + 1)
-        if len(data) > limit:
-            raise CliError(f"standard input: more than {limit >> 20} MB, the most this tool reads as {what}")
-        try:
-            return data.decode("utf-8")
-        except UnicodeDecodeError:
-            raise CliError("standard input: is not UTF-8 text") from None
-    try:
-        return read_text(Path(name), limit, what)
-    except FileFormatError as exc:
-        raise CliError(str(exc)) from None
-
-
 def run_import_topo(args) -> int:
-    from ..importers.affinity import parse_topo
-    from ..model.hardware import Catalog
-    from ..model.limits import MAX_TOPO_BYTES
-    from ..storage.atomic import write_atomic, write_problem
-    from ..storage.catalog_file import catalog_document, load_catalog_file, parse_catalog
-    from ..storage.yamlio import Context, FileFormatError, dump, parse
-
-    stem = re.sub(r"[^A-Za-z0-9-]+", "-", Path(args.file).stem).strip("-").lower()[:63].strip("-")
-    name = args.name or stem or "imported-server"
-    try:
-        result = parse_topo(_read_input(args.file, MAX_TOPO_BYTES, "'nvidia-smi topo -m' output"), name=name,
-                            speed=args.speed, source=args.file)
-    except ValueError as exc:
-        raise CliError(str(exc)) from None
-    model = result.server_model()
-    path = Path(args.catalog).expanduser()
-    try:
-        catalog = load_catalog_file(path) if path.exists() else Catalog()
-    except FileFormatError as exc:
-        raise CliError(f"{exc} (the catalog was not changed)") from None
-    replaced = model.id in catalog.servers
-    catalog.servers[model.id] = model
-    text = dump(catalog_document(catalog, catalog.switches, catalog.servers))
-    try:                                   # what is written must load again, or nothing is written
-        parse_catalog(Context(str(path), text), parse(text, str(path)), (), builtin=False)
-    except FileFormatError as exc:
-        raise CliError(f"{args.file}: the server model read from it would not load from {path} ({exc.message}); "
-                       "the catalog was not changed") from None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        removed = write_atomic(path, text, force=args.force)
-    except OSError as exc:
-        raise CliError(f"{path}: {write_problem(exc)} (the catalog was not changed)") from None
-    say_removed(removed)
+    imported = designer.import_topo(args.file, args.catalog, name=args.name, speed=args.speed, force=args.force)
+    say_removed(imported.removed)
+    result, model, path = imported.topo, imported.model, imported.catalog
     if args.format == "json":
-        print(json.dumps({**result.to_dict(), "catalog": str(path), "replaced": replaced}, indent=2))
+        print(json.dumps({**result.to_dict(), "catalog": str(path), "replaced": imported.replaced}, indent=2))
         return EXIT_OK
     print(f"server model {model.id}: {len(result.gpus)} GPUs, {len(result.rails)} rail NICs at {result.speed}G")
     for r in result.rails:
@@ -113,37 +65,19 @@ def run_import_topo(args) -> int:
         print(f"  left out {n.rdma} ({n.nic}): {n.reason}")
     for note in result.notes:
         print(f"note: {note}")
-    print(f"{'replaced' if replaced else 'added'} {model.id} in {path}")
+    print(f"{'replaced' if imported.replaced else 'added'} {model.id} in {path}")
     return EXIT_OK
 
 
 # ---------------------------------------------------------------- apply-nics
 def run_apply_nics(args) -> int:
-    from ..importers.apply import apply_nic_names, target_servers
-    from ..importers.nicnames import read_nic_names
-    from ..model.limits import MAX_NIC_NAMES_BYTES
-    from ..storage import FileFormatError, save
-    from .common import load_design
-
-    fabric = load_design(args.design, args.catalog)
+    fabric = designer.load(args.design, catalogs=args.catalog)
     try:
-        names = read_nic_names([(name, _read_input(name, MAX_NIC_NAMES_BYTES, "ibdev2netdev / show_gids output"))
-                                for name in args.inputs])
-    except ValueError as exc:
-        raise CliError(str(exc)) from None
-    try:
-        servers = target_servers(fabric, server=args.server, model=args.model)
-    except ValueError as exc:
+        result = designer.apply_nics(fabric, args.inputs, server=args.server, model=args.model)
+    except designer.UnknownDevice as exc:
         raise CliError(f"{args.design}: {exc}") from None
-    try:
-        result = apply_nic_names(fabric, servers, names)
-    except ValueError as exc:
-        raise CliError(f"{', '.join(args.inputs)}: {exc}") from None
-    try:
-        say_removed(save(fabric, Path(args.design), force=args.force, verify=True))
-    except FileFormatError as exc:
-        raise CliError(str(exc)) from None
-    print(f"{len(result.renamed)} NIC(s) renamed on {len(servers)} server(s), "
+    say_removed(designer.save(fabric, Path(args.design), force=args.force, verify=True))
+    print(f"{len(result.renamed)} NIC(s) renamed on {len(result.servers)} server(s), "
           f"{len(result.unchanged)} already right")
     for r in result.renamed:
         print(f"  {r.nic_id} ({r.rdma}): {r.old} -> {r.new}")
@@ -161,15 +95,7 @@ def run_apply_nics(args) -> int:
 
 # ---------------------------------------------------------------- verify
 def run_verify(args) -> int:
-    from ..importers.lldp import read_lldp_dir
-    from ..importers.verify import verify
-    from .common import load_design
-
-    fabric = load_design(args.design, args.catalog)
-    try:
-        result = verify(fabric, read_lldp_dir(Path(args.lldp)))
-    except ValueError as exc:
-        raise CliError(str(exc)) from None
+    result = designer.verify(designer.load(args.design, catalogs=args.catalog), args.lldp)
     print(_csv(result) if args.format == "csv" else _text(result), end="")
     return EXIT_OK if result.ok else EXIT_FINDINGS
 

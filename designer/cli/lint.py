@@ -5,7 +5,9 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from .common import EXIT_FINDINGS, EXIT_OK, CliError
+import designer
+
+from .common import EXIT_FINDINGS, EXIT_OK
 
 SWITCH_YANG_DIR = "/usr/local/yang-models"       # where a SONiC switch keeps its models
 
@@ -28,15 +30,10 @@ def register(sub) -> None:
 
 
 def run_lint(args) -> int:
-    from ..sonic.lint import LintInputError, lint, report
-    from ..sonic.schema import Models, YangUnavailable
+    from ..sonic.lint import report
     start = time.perf_counter()
-    try:
-        models = Models(args.yang_dir)
-        results = lint(Path(args.bundle), models, Path(args.running) if args.running else None)
-    except (LintInputError, YangUnavailable) as exc:
-        raise CliError(str(exc)) from None
+    results = designer.lint(args.bundle, args.yang_dir, running=args.running)
     for line in report(results, Path(args.bundle)):
         print(line)
-    print(f"({time.perf_counter() - start:.2f} s, models from {models.dir})")
+    print(f"({time.perf_counter() - start:.2f} s, models from {Path(args.yang_dir)})")
     return EXIT_FINDINGS if any(r.problems for r in results) else EXIT_OK

@@ -7,7 +7,9 @@ import sys
 from pathlib import Path
 
 from .analysis import add_routing_arguments, check_output_file
-from .common import EXIT_FINDINGS, EXIT_OK, CliError, load_design
+import designer
+
+from .common import EXIT_FINDINGS, EXIT_OK
 
 
 def register(sub) -> None:
@@ -29,20 +31,13 @@ def register(sub) -> None:
 
 
 def run_nccl_check(args) -> int:
-    from ..analysis import AnalysisError
     from ..analysis.chart import format_of
-    from ..nccl import LogError
-    from ..nccl.check import check_logs
     from ..nccl.report import result_json, result_text
     if args.plot:
         check_output_file(args.plot, "plot")
         fmt = format_of(Path(args.plot))
-    fabric = load_design(args.file)
-    try:
-        result = check_logs(fabric, [Path(p) for p in args.logs], args.routing, args.trials, args.seed,
-                            args.collective)
-    except (LogError, AnalysisError) as exc:
-        raise CliError(str(exc)) from None
+    result = designer.nccl_check(designer.load(args.file), args.logs, routing=args.routing, trials=args.trials,
+                                 seed=args.seed, collective=args.collective)
     if args.format == "json":
         json.dump(result_json(result), sys.stdout, indent=2)
         print()
@@ -50,7 +45,7 @@ def run_nccl_check(args) -> int:
         sys.stdout.write(result_text(result))
     if args.plot:
         from ..nccl.plot import busbw_chart
-        from ..storage.yamlio import write_atomic
+        from ..storage.atomic import write_atomic
         write_atomic(Path(args.plot), busbw_chart(result, fmt))
         print(f"wrote {args.plot}", file=sys.stderr)
     return EXIT_OK if result.ok else EXIT_FINDINGS

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from ..errors import DesignerError
 from ..model.ids import hostname_problem, is_valid_port_name
 
 
-class ExportError(ValueError):
+class ExportError(DesignerError, ValueError):
     """A design that cannot be turned into files; the message says what, where and how to fix it."""
 
 

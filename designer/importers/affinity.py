@@ -16,7 +16,7 @@ from ..model.hardware import NicSpec, ServerModel
 from ..model.ids import is_valid_device_id
 from ..model.limits import MAX_SPEED
 from .assignment import lexicographic_assignment
-from .errors import ImportFormatError
+from .errors import ImportFormatError, ImportRefused
 from .topo import DISTANCE, UNKNOWN_DISTANCE, TopoMatrix, read_topo
 
 DEFAULT_SPEED = 400
@@ -66,11 +66,11 @@ class TopoResult:
 
 def parse_topo(text: str, name: str = "imported-server", speed: int = DEFAULT_SPEED,
                source: str = "input") -> TopoResult:
-    """Read ``nvidia-smi topo -m`` output and work out the rails (raises ImportFormatError / ValueError)."""
+    """Read ``nvidia-smi topo -m`` output and work out the rails (raises ImportFormatError / ImportRefused)."""
     if not is_valid_device_id(name):
-        raise ValueError(f"'{name}' is not a usable model id (letters, digits and hyphens)")
+        raise ImportRefused(f"'{name}' is not a usable model id (letters, digits and hyphens)")
     if not 0 < speed <= MAX_SPEED:
-        raise ValueError(f"NIC speed must be from 1 to {MAX_SPEED} Gb/s, not {speed}")
+        raise ImportRefused(f"NIC speed must be from 1 to {MAX_SPEED} Gb/s, not {speed}")
     matrix = read_topo(text, source)
     try:
         return rails_from(matrix, name, speed)

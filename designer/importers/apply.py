@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..errors import UnknownDevice
 from ..model.fabric import Fabric
 from ..model.ids import natural_key
+from .errors import ImportRefused
 from .nicnames import NicNames
 
 
@@ -29,16 +31,16 @@ class ApplyResult:
 
 
 def target_servers(fabric: Fabric, server: str | None = None, model: str | None = None) -> list[str]:
-    """Server ids for ``--server`` (an id or a host name) or ``--model``; ValueError when none match."""
+    """Server ids for ``--server`` (an id or a host name) or ``--model``; UnknownDevice when none match."""
     if server is not None:
         owner = server if server in fabric.servers else fabric.hostname_owner(server)
         if owner not in fabric.servers:
-            raise ValueError(f"there is no server '{server}' in the design (give a server id or host name)")
+            raise UnknownDevice(f"there is no server '{server}' in the design (give a server id or host name)")
         return [owner]
     ids = [s.id for s in fabric.sorted_servers() if s.model == model]
     if not ids:
         used = sorted({s.model for s in fabric.servers.values()})
-        raise ValueError(f"no server of model '{model}' in the design (models used: {', '.join(used) or 'none'})")
+        raise UnknownDevice(f"no server of model '{model}' in the design (models used: {', '.join(used) or 'none'})")
     return ids
 
 
@@ -62,9 +64,9 @@ def apply_nic_names(fabric: Fabric, server_ids: list[str], names: NicNames) -> A
                     result.renamed.append(NicRename(nic.id, nic.rdma, nic.netdev, new))
     if not used_rdma and names.netdevs:
         wanted = sorted({n.rdma for sid in server_ids for n in fabric.servers[sid].nics}, key=natural_key)
-        raise ValueError(f"none of the input's RDMA devices ({', '.join(sorted(names.netdevs, key=natural_key))}) "
-                         f"is a rail NIC of {', '.join(server_ids[:3])}{' ...' if len(server_ids) > 3 else ''} "
-                         f"(which has {', '.join(wanted)})")
+        raise ImportRefused(f"none of the input's RDMA devices ({', '.join(sorted(names.netdevs, key=natural_key))}) "
+                            f"is a rail NIC of {', '.join(server_ids[:3])}{' ...' if len(server_ids) > 3 else ''} "
+                            f"(which has {', '.join(wanted)})")
     result.unused = sorted(set(names.netdevs) - used_rdma, key=natural_key)
     _gid(fabric, server_ids, names, result)
     return result
@@ -79,8 +81,8 @@ def _refuse_shared_names(fabric: Fabric, server_ids: list[str], names: NicNames)
             netdev = names.netdevs.get(nic.rdma, nic.netdev)
             if netdev in after:
                 other = after[netdev]
-                raise ValueError(f"{nic.id} and {other} would both be named {netdev} on {sid}; give the whole "
-                                 "ibdev2netdev output of the server, so that every NIC gets its own name")
+                raise ImportRefused(f"{nic.id} and {other} would both be named {netdev} on {sid}; give the whole "
+                                    "ibdev2netdev output of the server, so that every NIC gets its own name")
             after[netdev] = nic.id
 
 

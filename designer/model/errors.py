@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from ..errors import DesignerError
 
-class ModelError(ValueError):
+
+class ModelError(DesignerError, ValueError):
     """An edit that would make the design inconsistent. The message says what and how to fix it."""
 
     def __init__(self, message: str, ids: tuple[str, ...] = ()):

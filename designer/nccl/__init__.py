@@ -10,6 +10,8 @@
 - `check_logs`: the whole question in one call, for the CLI and for scripts.
 """
 
+from ..errors import DesignerError
 
-class LogError(ValueError):
+
+class LogError(DesignerError, ValueError):
     """A log that cannot be used at all; the message names the file and line."""

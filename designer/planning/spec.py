@@ -16,6 +16,8 @@ from ..model.limits import MAX_LINKS, MAX_RAILS, MAX_SERVERS, MAX_SU, MAX_SWITCH
 
 @dataclass(frozen=True)
 class BuildSpec:
+    """The parameters a design is built from (a preset's values, overridden); None or 0 means "derive it"."""
+
     name: str = "fabric"
     description: str = ""
     sus: int = 1

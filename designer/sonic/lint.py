@@ -20,6 +20,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..errors import DesignerError
 from .schema import Models
 from .translate import Problem
 from .validate import validate
@@ -27,7 +28,7 @@ from .validate import validate
 CONFIG_DB = "config_db.json"
 
 
-class LintInputError(Exception):
+class LintInputError(DesignerError):
     """The bundle, a running config or the models cannot be used at all (exit 2)."""
 
 

@@ -17,12 +17,14 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..errors import DesignerError
+
 # JSON encodings of YANG values (RFC 7951 section 6): which Python type a value must become.
 NUMBER, STRING, BOOLEAN, EMPTY = "number", "string", "boolean", "empty"
 _NUMBER_TYPES = {"int8", "int16", "int32", "uint8", "uint16", "uint32"}   # 64-bit ones are strings
 
 
-class YangUnavailable(Exception):
+class YangUnavailable(DesignerError):
     """The libyang bindings or the model folder cannot be used; the message says how to fix it."""
 
 

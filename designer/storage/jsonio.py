@@ -11,10 +11,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..errors import DesignerError
 from ..model.limits import MAX_NESTING
 
 
-class JsonInputError(ValueError):
+class JsonInputError(DesignerError, ValueError):
     """JSON the designer will not read: ``line`` (or None) and a message without the source name."""
 
     def __init__(self, message: str, line: int | None = None):

@@ -15,6 +15,7 @@ from typing import Any, NoReturn
 
 import yaml
 
+from ..errors import DesignerError
 from ..model.limits import MAX_ALIAS_NODES, MAX_DIGITS, MAX_NESTING, MAX_TEXT, excerpt
 from .atomic import write_atomic  # noqa: F401  (re-exported: callers import it from here)
 
@@ -22,7 +23,7 @@ _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
-class FileFormatError(ValueError):
+class FileFormatError(DesignerError, ValueError):
     """A file the designer cannot use. ``str()`` is one line: file, line, field and what to do."""
 
     MAX_MESSAGE = 600     # a last guard: messages quote values through limits.excerpt already

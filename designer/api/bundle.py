@@ -1,0 +1,71 @@
+"""The config bundle: export it to a folder (all parts or some), render one device's files in memory,
+and lint a bundle's config_db.json files against SONiC's YANG models."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .common import device_id
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
+    from ..export.bundle import ExportResult
+    from ..model.fabric import Fabric
+    from ..sonic.lint import FileResult
+
+PARALLEL_FROM_DEVICES = 500       # forked renderers pay off from a few hundred devices
+MAX_WORKERS = 4
+
+
+def export_bundle(fabric: Fabric, outdir: str | os.PathLike, *, parts: Iterable[str] | str | None = None,
+                  force: bool = False, progress: Callable[[int, int, str], None] | None = None,
+                  cancel: Callable[[], bool] | None = None, workers: int | None = None) -> ExportResult:
+    """Write the bundle into ``outdir`` atomically: the folder holds the old bundle or the new one, never half.
+
+    ``parts``: part names (``switches``, ``cabling``, ``ppd``, ``hosts``, ``aid``, ``ansible``, ``monitoring``,
+    ``lab`` ...; an unknown name is refused with the list), default all. A design with ERROR findings is
+    refused (``ExportRefused``, with ``findings``) unless ``force``. ``progress(done, total, label)`` is
+    called after each rendered device; ``cancel()`` is asked between devices, and when it returns True
+    the export stops with ``ExportCancelled`` and leaves ``outdir`` as it was. ``workers``: forked render
+    processes (default: one for small designs, up to four from 500 devices). Returns an ``ExportResult``
+    (``outdir``, ``files``, ``bytes``, ``removed``: leftovers of killed exports it cleaned up). Raises a
+    DesignerError (``ExportError``) for a design or a folder it cannot write."""
+    from ..export import export as write_bundle
+    from ..export.errors import ExportError
+    only = [parts] if isinstance(parts, str) else list(parts or ()) or None
+    try:
+        return write_bundle(fabric, outdir, progress=progress, only=only, force=force, cancel=cancel,
+                            workers=workers or _workers(fabric))
+    except OSError as exc:
+        raise ExportError(f"cannot write {os.fspath(outdir)}: {exc.strerror or exc}") from exc
+
+
+def _workers(fabric: Fabric) -> int:
+    devices = len(fabric.servers) + len(fabric.switches)
+    return max(1, min(os.cpu_count() or 1, MAX_WORKERS)) if devices >= PARALLEL_FROM_DEVICES else 1
+
+
+def render_device(fabric: Fabric, device: str) -> dict[str, str]:
+    """The files the bundle would hold for one device (its id or host name), rendered in memory by the
+    same code as `export_bundle`: bundle path -> text. Raises ``UnknownDevice`` (a DesignerError) for a name
+    the design lacks and ``ExportError`` for a design that cannot be exported."""
+    from ..export import preview
+    return preview(fabric, device_id(fabric, device))
+
+
+def lint(bundle: str | os.PathLike, yang_dir: str | os.PathLike, *,
+         running: str | os.PathLike | None = None) -> list[FileResult]:
+    """Validate config_db.json files against SONiC's YANG models with libyang, as `config reload` and
+    GCU do. ``bundle``: a bundle folder, one ``switches/<host>`` folder or one file; ``yang_dir``: the
+    models (``*.yang``; on a switch ``/usr/local/yang-models``); ``running``: the running config to merge
+    each file over first, as `config load` does (a file for one switch, or a folder of
+    ``<hostname>.json``). Returns one result per file (``path``, ``hostname``, ``mode``, ``problems``:
+    each with ``where`` and ``message``). Raises a DesignerError when the models, libyang or the inputs
+    cannot be used at all; a bad file is a result with problems, not an exception."""
+    from ..sonic.lint import lint as lint_files
+    from ..sonic.schema import Models
+    models = Models(yang_dir)
+    return lint_files(Path(bundle), models, Path(running) if running else None)

@@ -1,0 +1,38 @@
+"""The fabric in Linux network namespaces, running the bundle's own files (root, `ip netns`, FRR)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .common import device_id
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
+    from ..emulation import EmulationResult
+    from ..model.fabric import Fabric
+
+
+def emulate(fabric: Fabric, *, failover: bool = True, keep: bool = False,
+            commands: Iterable[tuple[str, str]] = (), log: Callable[[str], None] | None = None) -> EmulationResult:
+    """Build a small design in network namespaces (one per server and switch, a veth pair per cable), run
+    the bundle's files unchanged (host scripts and sysctls, config_db.json, FRR on frr.conf, the PPD agent),
+    wait for BGP, and check: BGP tables, every rail NIC reaching every other NIC of its rail with replies
+    on the right NIC, the leaves' pins. With ``failover`` it then pulls one uplink and powers off one
+    spine, probing a flow per pinned NIC. ``commands``: ``(device, shell command)`` pairs run with bash in
+    the device's namespace after setup, before the checks (to break something by hand); each one's exit
+    status goes to ``log``, as do progress lines. Everything created is removed at the end (also on error
+    and Ctrl+C) unless ``keep``. Returns an ``EmulationResult`` (``rows``: each check with ``ok``;
+    ``timings``, ``kept``, ``removal_hint``, ``ok``). Raises a DesignerError (``EmulationError``) when the
+    machine or the design cannot run it (needs root; at most 64 namespaces), ``UnknownDevice`` for a
+    command's device."""
+    from ..emulation import emulate as run
+    wanted = [(device_id(fabric, device), command) for device, command in commands]
+
+    def run_commands(runner) -> None:
+        for device, command in wanted:
+            done = runner.exec(runner.plan.ns_of(device), ["bash", "-c", command], check=False)
+            if log is not None:
+                log(f"exec on {device}: {command} (exit {done.returncode})")
+
+    return run(fabric, keep=keep, after_setup=run_commands if wanted else None, failover=failover, log=log)

@@ -1,0 +1,68 @@
+"""Questions about a design's forwarding: trace a flow hop by hop, predict a collective's collisions, and
+judge nccl-tests logs against what the design predicts."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from ..analysis.collisions import Analysis
+    from ..analysis.paths import Trace
+    from ..model.fabric import Fabric
+    from ..nccl.check import CheckResult
+
+
+def trace(fabric: Fabric, source: str, target: str, *, bundle: str | os.PathLike | None = None) -> list[Trace]:
+    """Follow a flow and its reply through what the bundle configures: the host's rule and table, the
+    leaf (local delivery or its PPD pin), the spine, the far leaf and host, and back.
+
+    ``source`` / ``target``: ``HOST`` or ``HOST:NIC`` (a server id or host name; ``nicK`` or the netdev);
+    without a NIC every same-rail NIC pair of the two hosts is traced. ``bundle``: take the hosts' rules
+    and tables from an exported bundle's netplan files (as edited) instead of from the design. Returns one
+    ``Trace`` per pair: ``src_nic``, ``dst_nic``, the ``request`` and ``reply`` legs (``hops``, each with
+    ``device``, ``ingress``, ``egress``, ``decision``; ``delivered``, ``spines``, ``problem``), ``flags``
+    (findings) and ``ok``. Raises a DesignerError (``AnalysisError``) for a host or NIC it cannot find."""
+    from ..analysis.paths import trace as trace_pair
+    from ..analysis.select import pairs
+    fw = _forwarding(fabric, bundle)
+    return [trace_pair(fw, src, dst) for src, dst in pairs(fw, source, target)]
+
+
+def _forwarding(fabric: Fabric, bundle: str | os.PathLike | None = None):
+    if bundle:
+        from ..analysis.bundle_hosts import forwarding_from_bundle
+        return forwarding_from_bundle(fabric, Path(bundle))
+    from ..analysis.routing import Forwarding
+    return Forwarding(fabric)
+
+
+def analyze(fabric: Fabric, pattern: str, *, routing: str = "ppd", trials: int = 100, seed: int = 0) -> Analysis:
+    """Place a collective's inter-server flows on the designed links and predict the collisions.
+
+    ``pattern``: ``rail-ring``, ``allreduce-ring`` or ``alltoall``; ``routing``: ``ppd`` (the leaves' pins,
+    as the bundle configures) or ``ecmp`` (hashing, sampled ``trials`` times from ``seed``; spines always
+    hash). Returns an ``Analysis``: per-link loads (``links``, ``busiest``), the collective's bus-bandwidth
+    fraction per trial (``fraction``), the flows that found no route (``unroutable``). Raises a
+    DesignerError (``AnalysisError``) for an unknown pattern or routing."""
+    from ..analysis.collisions import analyze as place_flows
+    from ..analysis.flows import flows
+    return place_flows(_forwarding(fabric), flows(fabric, pattern), routing, trials, seed, pattern)
+
+
+def nccl_check(fabric: Fabric, logs: Iterable[str | os.PathLike] | str | os.PathLike, *, routing: str = "ppd",
+               trials: int = 100, seed: int = 0, collective: str | None = None) -> CheckResult:
+    """Judge nccl-tests logs (all_reduce_perf, all_gather_perf, reduce_scatter_perf, alltoall_perf,
+    sendrecv_perf; mpirun/srun output and NCCL_DEBUG=INFO lines may be mixed in) against the design.
+
+    Ranks are mapped to the design's servers and NICs; measured bus bandwidth by size is compared with
+    the design's ceiling and the collision analysis under ``routing``. ``collective`` names the test for
+    logs that do not say. Returns a ``CheckResult``: ``judgements`` per run, ``verdicts`` (findings naming
+    the likely cause: NCCL-... codes) and ``ok``. Raises a DesignerError (``LogError``, naming the file and
+    line) for a log that cannot be used at all."""
+    from ..nccl.check import check_logs
+    paths = [logs] if isinstance(logs, (str, os.PathLike)) else list(logs)
+    return check_logs(fabric, [Path(p) for p in paths], routing, trials, seed, collective)
