@@ -16,7 +16,7 @@ import traceback
 
 import designer
 
-from .common import CliError, EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE  # noqa: F401 (exported)
+from .common import CliError, EXIT_FINDINGS, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE  # noqa: F401 (exported)
 
 # Command modules, in the order their commands appear in --help.
 COMMAND_MODULES = ["design", "export", "lint", "aid", "importers", "analysis", "nccl", "emulate", "gui"]
@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("rail-designer: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     except designer.DesignerError as exc:
         # Readable refusals that a command did not wrap itself: each names its file or object.
         print(f"rail-designer: {exc}", file=sys.stderr)

@@ -9,6 +9,7 @@ from pathlib import Path
 # 0 clean, 1 the design has error findings (or a check found a mismatch), 2 unusable input or a
 # refusal (a file that cannot be read or written), 70 (EX_SOFTWARE) a bug in rail-designer.
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
+EXIT_INTERRUPTED = 130                          # as a shell reports a run stopped by Ctrl+C
 
 
 class CliError(Exception):

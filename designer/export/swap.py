@@ -66,7 +66,9 @@ def swap_into_place(new: Path, target: Path) -> None:
 
 def die_with_parent(parent_pid: int) -> None:
     """Pool initializer: the kernel kills this worker when the exporting process dies
-    (``prctl(PR_SET_PDEATHSIG, SIGKILL)``); a parent already gone ends it at once."""
+    (``prctl(PR_SET_PDEATHSIG, SIGKILL)``); a parent already gone ends it at once. Ctrl+C is the
+    parent's to handle (it stops the pool): a worker ignores SIGINT rather than print a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     prctl = getattr(_LIBC, "prctl", None)
     if prctl is not None:
         prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
