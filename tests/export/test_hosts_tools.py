@@ -85,6 +85,9 @@ def test_policy_routing_script_is_idempotent_in_a_netns(tmp_path, preset, server
     ns = f"rdtest-{os.getpid()}"
     subprocess.run(["ip", "netns", "add", ns], check=True)
     try:
+        # the plan is IPv4; IPv6 link-local addresses would come up on their own, between two snapshots
+        for scope in ("all", "default"):
+            _ns(ns, "sysctl", "-q", "-w", f"net.ipv6.conf.{scope}.disable_ipv6=1")
         for n, dev in enumerate(netdevs):
             _add_link(ns, dev, f"rdpeer{n}")
         _ns(ns, "bash", str(script))
