@@ -49,6 +49,7 @@ def main() -> None:
     if commands.readline().strip() != "go":
         return
     next_send, stop_at = time.monotonic(), None
+    watched = [commands, *senders.values()]
     while True:
         now = time.monotonic()
         if stop_at is None and now >= next_send:
@@ -63,10 +64,13 @@ def main() -> None:
         if stop_at is not None and now >= stop_at:
             break
         wake = stop_at if stop_at is not None else next_send
-        for r in select.select([commands, *senders.values()], [], [], max(0.0, wake - time.monotonic()))[0]:
+        for r in select.select(watched, [], [], max(0.0, wake - time.monotonic()))[0]:
             if r is commands:
+                # "stop", or the runner gone (end of input, which select reports as readable for ever):
+                # stop listening, or each wake-up would push the stop further away and never end
                 if commands.readline().strip() in ("stop", ""):
                     stop_at = time.monotonic() + LATE
+                    watched.remove(commands)
                 continue
             icmp = icmp_of(r.recv(65535))
             if icmp and icmp[0] == ECHO_REPLY and icmp[3] in idents:
