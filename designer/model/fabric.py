@@ -155,6 +155,7 @@ class Fabric(FabricQueries):
         with self.batch():
             for link in self.links_of(device_id):
                 removed.append(self.disconnect(link.id))
+        plan_gone = self._drop_plan(device_id)
         if isinstance(device, Server):
             del self._servers[device_id]
             kind = ev.SERVER_REMOVED
@@ -165,7 +166,29 @@ class Fabric(FabricQueries):
             kind = ev.SWITCH_REMOVED
         del self._hostnames[device.hostname]
         self._emit(kind, device_id)
+        if plan_gone:
+            self._emit(ev.PLAN_CHANGED)
         return device, removed
+
+    def plan_of(self, device_id: str) -> tuple[dict[str, tuple[str, bool]], tuple[int, bool] | None]:
+        """What the plan holds for a device: its addresses (key -> (CIDR, pinned)) and its ASN (ASN,
+        pinned) or None; what `remove_device` drops with it, for an undo to put back."""
+        prefix = f"{device_id}/"
+        addresses = {k: (v, k in self._pinned) for k, v in self._addresses.items() if k.startswith(prefix)}
+        asn = self._asns.get(device_id)
+        return addresses, None if asn is None else (asn, asn_key(device_id) in self._pinned)
+
+    def _drop_plan(self, device_id: str) -> bool:
+        """Forget a removed device's addresses and ASN (pinned or not): a saved ASN of a switch that is
+        gone made the design file unreadable, and its addresses held their pool slots for ever."""
+        addresses, asn = self.plan_of(device_id)
+        for key in addresses:
+            del self._addresses[key]
+            self._pinned.discard(key)
+        if asn is not None:
+            del self._asns[device_id]
+            self._pinned.discard(asn_key(device_id))
+        return bool(addresses) or asn is not None
 
     def set_hostname(self, device_id: str, hostname: str) -> None:
         device = self.device(device_id)

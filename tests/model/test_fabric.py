@@ -91,3 +91,16 @@ def test_forget_unused_drops_only_sus_and_rails_nothing_uses(default_fabric):
     f.set_nic_rail("su1-srv01/nic0", 0)
     f.forget_unused(sus={5}, rails={9})
     assert 5 not in f.sus and 9 not in f.rails
+
+
+def test_a_removed_device_takes_its_addresses_and_asn_and_the_file_reopens(default_fabric, tmp_path):
+    from designer.storage import load, save
+    f = default_fabric
+    f.set_address("spine-01/lo", "10.255.0.200/32", pinned=True)
+    addresses, asn = f.plan_of("spine-01")
+    assert addresses["spine-01/lo"] == ("10.255.0.200/32", True) and asn == (f.asns["spine-01"], False)
+    f.remove_device("spine-01")
+    f.remove_device("su1-srv01")
+    assert not [k for k in (*f.addresses, *f.asns, *f.pinned) if k.split("/")[0] in ("spine-01", "su1-srv01")]
+    save(f, tmp_path / "d.fabric.yaml")           # a gone switch's ASN once made this file unreadable
+    assert set(load(tmp_path / "d.fabric.yaml").addresses) == set(f.addresses)

@@ -37,20 +37,29 @@ class AddDeviceCommand(FabricCommand):
 
 
 class RemoveDeviceCommand(FabricCommand):
+    """Delete a device with its cables, addresses and ASN; undo puts every one of them back as it was."""
+
     def __init__(self, fabric: Fabric, device_id: str):
         super().__init__(fabric, f"Delete {device_id}")
         self.device_id = device_id
-        self.removed = None
+        self.removed = self.plan = None
 
     def apply(self) -> None:
+        self.plan = self.fabric.plan_of(self.device_id)
         self.removed = self.fabric.remove_device(self.device_id)
 
     def revert(self) -> None:
+        f = self.fabric
         device, links = self.removed
-        with self.fabric.batch():
-            AddDeviceCommand(self.fabric, device).apply()
+        addresses, asn = self.plan
+        with f.batch():
+            (f.add_server if isinstance(device, Server) else f.add_switch)(device)
             for link in links:
-                self.fabric.connect(link.a, link.b)
+                f.connect(link.a, link.b)
+            for key, (cidr, pinned) in addresses.items():
+                f.set_address(key, cidr, pinned)
+            if asn is not None:
+                f.set_asn(device.id, *asn)
 
 
 class AddServersCommand(FabricCommand):
