@@ -91,25 +91,34 @@ def to_xlsx(doc: dict) -> bytes:
 
 
 def render_global(fabric: Fabric) -> Files:
+    """The files people open: the JSON, the workbook and the JSON Schema."""
     doc = aid_document(fabric)
-    rows = _row_texts(doc)
-    files: Files = {
-        f"{AID_DIR}/{JSON_FILE}": to_json(doc, rows),
-        f"{AID_DIR}/{YAML_FILE}": to_yaml(doc, rows),
+    return {
+        f"{AID_DIR}/{JSON_FILE}": to_json(doc),
         f"{AID_DIR}/{SCHEMA_FILE}": json.dumps(aid_schema(), sort_keys=True, indent=2) + "\n",
         f"{AID_DIR}/{XLSX_FILE}": to_xlsx(doc),
     }
-    for sheet in SHEETS:
-        files[f"{AID_DIR}/{sheet.csv}"] = to_csv(doc[sheet.key], columns(sheet, doc["design"]))
-    return files
+
+
+def render_yaml(fabric: Fabric) -> Files:
+    return {f"{AID_DIR}/{YAML_FILE}": to_yaml(aid_document(fabric))}
+
+
+def render_csv(fabric: Fabric) -> Files:
+    doc = aid_document(fabric)
+    return {f"{AID_DIR}/{sheet.csv}": to_csv(doc[sheet.key], columns(sheet, doc["design"])) for sheet in SHEETS}
 
 
 PARTS: list[Part] = [
     Part(
         name="aid",
-        description="AI Infrastructure Descriptor: fabric.aid.json/.yaml/.xlsx, CSV sheets and aid.schema.json",
+        description="AI Infrastructure Descriptor: fabric.aid.json, fabric.aid.xlsx and aid.schema.json",
         render_global=render_global,
         apply="open fabric.aid.xlsx in Excel/LibreOffice (Interfaces.Notes = rail); "
               "`rail-designer import-aid aid/fabric.aid.json -o design.fabric.yaml` rebuilds the design",
     ),
+    Part(name="aid-yaml", description="optional: the AID as YAML (aid/fabric.aid.yaml, the same content as the JSON)",
+         render_global=render_yaml, default=False),
+    Part(name="aid-csv", description="optional: the AID's four sheets as CSV (aid/devices.csv, interfaces.csv, "
+                                     "links.csv, ip-plan.csv)", render_global=render_csv, default=False),
 ]

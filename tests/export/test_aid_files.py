@@ -16,14 +16,18 @@ from designer.export.aid_data import SHEETS, columns, format_breakouts, parse_br
 
 from tests.export.shapes import design as fabric
 
-AID = PARTS[0]
 PRESETS = ["default", "rail-optimized-64x4", "b200-three-tier-p2p31", "twin-plane-subnet"]
 
+
+def _render(f) -> dict:
+    """The files of all three AID parts: aid, and the optional aid-yaml and aid-csv."""
+    assert [(p.name, p.default) for p in PARTS] == [("aid", True), ("aid-yaml", False), ("aid-csv", False)]
+    return {path: content for part in PARTS for path, content in part.render_global(f).items()}
 
 
 @pytest.fixture(scope="module", params=PRESETS)
 def bundle(request):
-    return request.param, AID.render_global(fabric(request.param))
+    return request.param, _render(fabric(request.param))
 
 
 def test_json_validates_against_the_schema(bundle):
@@ -104,7 +108,7 @@ def test_new_columns_appear_only_in_designs_that_use_them(bundle):
 
 def test_every_file_renders_byte_identically_twice(bundle):
     preset, files = bundle
-    again = AID.render_global(fabric(preset))
+    again = _render(fabric(preset))
     assert sorted(files) == sorted(again)
     for name in files:
         assert files[name] == again[name], name
