@@ -11,6 +11,7 @@ import openpyxl
 import pytest
 import yaml
 
+import designer
 from designer.export.aid import PARTS
 from designer.export.aid_data import SHEETS, columns, format_breakouts, parse_breakouts
 
@@ -126,3 +127,25 @@ def test_breakout_notation_round_trips(text, cages):
 def test_breakout_notation_rejects_garbage():
     with pytest.raises(ValueError, match="1-32:2x400G"):
         parse_breakouts("1-x:2x400G")
+
+
+def test_text_that_json_and_yaml_treat_differently_survives_both(tmp_path):
+    """A row value holding "},{" (the rows' separator in one orjson call), non-ASCII text and characters
+    YAML refuses or folds (DEL, U+0085, U+2028) reads back the same from the JSON and the YAML."""
+    from dataclasses import replace
+    f = fabric("default")
+    odd = 'r},{"x":1} é\x7f\x85\u2028\x01'
+    server = f.servers["su1-srv02"]
+    f._replace_device(replace(server, rack=odd))
+    f.set_rail_name(1, odd)
+    files = _render(f)
+    doc = json.loads(files["aid/fabric.aid.json"])
+    assert next(r for r in doc["devices"] if r["id"] == "su1-srv02")["rack"] == odd
+    assert doc["design"]["rails"][1]["name"] == odd
+    assert len(files["aid/fabric.aid.json"].splitlines()) == len(_render(fabric("default"))["aid/fabric.aid.json"].splitlines())
+    assert yaml.safe_load(files["aid/fabric.aid.yaml"]) == doc
+    assert files["aid/fabric.aid.yaml"].isascii()
+    assert "é".encode() in files["aid/fabric.aid.json"]          # UTF-8 in the JSON, as written
+    (tmp_path / "odd.aid.json").write_bytes(files["aid/fabric.aid.json"])
+    rebuilt = designer.import_aid(tmp_path / "odd.aid.json")      # what `rail-designer import-aid` reads
+    assert rebuilt.servers["su1-srv02"].rack == odd and rebuilt.rails[1].name == odd
