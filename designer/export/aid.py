@@ -103,14 +103,10 @@ def to_csv(rows: list[dict], columns) -> str:
     return out.getvalue()
 
 
-def _cells(rows: list[dict], columns) -> list[list]:
-    keys = [c.key for c in columns]
-    return [[row[k] for k in keys] for row in rows]
-
-
 def to_xlsx(doc: dict) -> bytes:
     sheets = [(sheet, columns(sheet, doc["design"])) for sheet in SHEETS]
-    return write_xlsx([(sheet.title, [c.header for c in cols], _cells(doc[sheet.key], cols)) for sheet, cols in sheets])
+    return write_xlsx([(sheet.title, [c.header for c in cols], [[row[c.key] for row in doc[sheet.key]] for c in cols])
+                       for sheet, cols in sheets])
 
 
 def render_global(fabric: Fabric) -> Files:
