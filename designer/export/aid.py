@@ -76,6 +76,10 @@ def to_json(doc: dict) -> bytes:
     return b"".join(pieces + [b"\n}\n"])
 
 
+def schema_json() -> bytes:
+    return _value(aid_schema(), b"") + b"\n"
+
+
 def to_yaml(doc: dict) -> bytes:
     pieces = [b"# AI Infrastructure Descriptor (rail-designer); the same content as fabric.aid.json.\n"]
     for key in sorted(doc):
@@ -114,7 +118,7 @@ def render_global(fabric: Fabric) -> Files:
     doc = aid_document(fabric)
     return {
         f"{AID_DIR}/{JSON_FILE}": to_json(doc),
-        f"{AID_DIR}/{SCHEMA_FILE}": _value(aid_schema(), b"") + b"\n",
+        f"{AID_DIR}/{SCHEMA_FILE}": schema_json(),
         f"{AID_DIR}/{XLSX_FILE}": to_xlsx(doc),
     }
 
