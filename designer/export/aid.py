@@ -94,16 +94,18 @@ def to_yaml(doc: dict) -> bytes:
     return b"".join(pieces)
 
 
-def _cell(value):
-    return "" if value is None else ("true" if value is True else "false" if value is False else value)
+def _csv_column(values: list) -> list:
+    """A column as the CSV shows it: booleans as true/false (csv writes None as empty, ints as digits)."""
+    if bool not in set(map(type, values)):
+        return values
+    return [("true" if v else "false") if type(v) is bool else v for v in values]
 
 
 def to_csv(rows: list[dict], columns) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow([c.header for c in columns])
-    keys = [c.key for c in columns]
-    writer.writerows([_cell(row[k]) for k in keys] for row in rows)
+    writer.writerows(zip(*[_csv_column([row[c.key] for row in rows]) for c in columns]))
     return out.getvalue()
 
 
