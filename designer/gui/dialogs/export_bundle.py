@@ -9,11 +9,7 @@ from PySide6.QtCore import QObject, QThread, Signal
 from PySide6.QtWidgets import (QCheckBox, QDialog, QFileDialog, QGridLayout, QGroupBox, QHBoxLayout, QLabel,
                                QLineEdit, QProgressBar, QPushButton, QVBoxLayout)
 
-
-def bundle_parts() -> list:
-    """The bundle's parts as the export package lists them (empty: export everything)."""
-    from ...export.registry import parts
-    return parts()
+from ...api.bundle import bundle_parts
 
 
 FORCE_TEXT = "Export even when the checks report errors"
