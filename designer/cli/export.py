@@ -21,8 +21,7 @@ class _PartsHelp(argparse.HelpFormatter):
             parts = designer.bundle_parts()
             text = (f"parts written by default: {', '.join(p.name for p in parts if p.default)}. "
                     f"Optional parts, written only when --with or --only names them: "
-                    + "; ".join(f"{p.name} ({p.description.removeprefix('optional: ')})"
-                                for p in parts if not p.default))
+                    + "; ".join(f"{p.name}: {p.description.removeprefix('optional: ')}" for p in parts if not p.default))
         super().add_text(text)
 
 

@@ -40,7 +40,8 @@ def test_export_with_adds_optional_parts_and_help_lists_them(tmp_path, capsys):
         assert done.code == 0
     text = " ".join(capsys.readouterr().out.split())
     assert "--with PARTS" in text and "parts written by default: switches, " in text
-    assert "Optional parts, written only when --with or --only names them: aid-yaml (" in text and "aid-csv (" in text
+    assert "Optional parts, written only when --with or --only names them: aid-yaml: the AID as YAML" in text
+    assert "; aid-csv: the AID's four sheets as CSV" in text
 
 
 def test_export_refuses_errors_then_force_writes(tmp_path, capsys):
