@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import importlib
 
-from .api.bundle import export_bundle, lint, render_device
+from .api.bundle import bundle_parts, export_bundle, lint, render_device
 from .api.design import assign, build, catalog, check, import_aid, load, presets, save, size, spec
 from .api.emulate import emulate
 from .api.machines import apply_nics, import_topo, verify
@@ -39,7 +39,7 @@ __all__ = [
     # designs
     "load", "save", "presets", "catalog", "spec", "size", "build", "assign", "check", "import_aid",
     # the bundle
-    "export_bundle", "render_device", "lint",
+    "export_bundle", "bundle_parts", "render_device", "lint",
     # questions
     "trace", "analyze", "nccl_check",
     # real machines

@@ -38,7 +38,7 @@ def _custom_model_design() -> bytes:
 
 def _aid(fabric) -> bytes:
     from designer.export.aid import PARTS
-    return PARTS[0].render_global(fabric)["aid/fabric.aid.json"].encode()
+    return PARTS[0].render_global(fabric)["aid/fabric.aid.json"]
 
 
 def lldp_for(fabric, device: str) -> bytes:

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
     from ..export.bundle import ExportResult
+    from ..export.parts import Part
     from ..model.fabric import Fabric
     from ..sonic.lint import FileResult
 
@@ -21,12 +22,14 @@ MAX_WORKERS = 4
 
 
 def export_bundle(fabric: Fabric, outdir: str | os.PathLike, *, parts: Iterable[str] | str | None = None,
-                  force: bool = False, progress: Callable[[int, int, str], None] | None = None,
+                  with_parts: Iterable[str] | str | None = None, force: bool = False,
+                  progress: Callable[[int, int, str], None] | None = None,
                   cancel: Callable[[], bool] | None = None, workers: int | None = None) -> ExportResult:
     """Write the bundle into ``outdir`` atomically: the folder holds the old bundle or the new one, never half.
 
     ``parts``: part names (``switches``, ``cabling``, ``ppd``, ``hosts``, ``aid``, ``ansible``, ``monitoring``,
-    ``lab`` ...; an unknown name is refused with the list), default all. A design with ERROR findings is
+    ``lab`` ...; an unknown name is refused with the list), default every default part (`bundle_parts`).
+    ``with_parts``: optional parts (``aid-yaml``, ``aid-csv``) to write as well. A design with ERROR findings is
     refused (``ExportRefused``, with ``findings``) unless ``force``. ``progress(done, total, label)`` is
     called after each rendered device; ``cancel()`` is asked between devices, and when it returns True
     the export stops with ``ExportCancelled`` and leaves ``outdir`` as it was. ``workers``: forked render
@@ -35,12 +38,22 @@ def export_bundle(fabric: Fabric, outdir: str | os.PathLike, *, parts: Iterable[
     DesignerError (``ExportError``) for a design or a folder it cannot write."""
     from ..export import export as write_bundle
     from ..export.errors import ExportError
-    only = [parts] if isinstance(parts, str) else list(parts or ()) or None
     try:
-        return write_bundle(fabric, outdir, progress=progress, only=only, force=force, cancel=cancel,
-                            workers=workers or _workers(fabric))
+        return write_bundle(fabric, outdir, progress=progress, only=_names(parts), extra=_names(with_parts),
+                            force=force, cancel=cancel, workers=workers or _workers(fabric))
     except OSError as exc:
         raise ExportError(f"cannot write {os.fspath(outdir)}: {exc.strerror or exc}") from exc
+
+
+def _names(names: Iterable[str] | str | None) -> list[str] | None:
+    return [names] if isinstance(names, str) else list(names or ()) or None
+
+
+def bundle_parts() -> list[Part]:
+    """The bundle's parts in the order they are written: each has ``name``, ``description``, ``apply``
+    (how an engineer applies it) and ``default`` (False: optional, written only when named)."""
+    from ..export.registry import parts
+    return parts()
 
 
 def _workers(fabric: Fabric) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 
@@ -10,13 +11,31 @@ import designer
 from .common import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, CliError, say_removed
 
 
+_PARTS_EPILOG = "(the bundle's parts)"      # replaced when the help is shown: listing them loads every exporter
+
+
+class _PartsHelp(argparse.HelpFormatter):
+    """`export --help` ends with the bundle's parts, default and optional, read from the exporters."""
+
+    def add_text(self, text):
+        if text is _PARTS_EPILOG:
+            parts = designer.bundle_parts()
+            text = (f"parts written by default: {', '.join(p.name for p in parts if p.default)}. "
+                    f"Optional parts, written only when --with or --only names them: "
+                    + "; ".join(f"{p.name}: {p.description.removeprefix('optional: ')}" for p in parts if not p.default))
+        super().add_text(text)
+
+
 def register(sub) -> None:
-    p = sub.add_parser("export", help="write the config bundle for a design",
+    p = sub.add_parser("export", help="write the config bundle for a design", formatter_class=_PartsHelp,
                        description="Writes AID, switch, host, cabling, PPD, Ansible and monitoring files into DIR "
-                                   "(atomically: DIR holds the old bundle or the new one, never half).")
+                                   "(atomically: DIR holds the old bundle or the new one, never half).",
+                       epilog=_PARTS_EPILOG)
     p.add_argument("file")
     p.add_argument("-o", "--output", required=True, metavar="DIR")
-    p.add_argument("--only", metavar="PARTS", help="comma-separated parts to write (default: all)")
+    p.add_argument("--only", metavar="PARTS", help="comma-separated parts to write (default: every default part)")
+    p.add_argument("--with", dest="with_parts", metavar="PARTS",
+                   help="comma-separated optional parts to write as well as the default ones (listed below)")
     p.add_argument("--force", action="store_true", help="export even when the design has error findings")
     p.set_defaults(run=run_export)
 
@@ -59,12 +78,16 @@ def eta(elapsed: float, done: int, total: int) -> str:
     return f"ETA {left // 60}:{left % 60:02d}"
 
 
+def _names(text: str | None) -> list[str] | None:
+    return [p.strip() for p in text.split(",") if p.strip()] if text else None
+
+
 def run_export(args) -> int:
     fabric = designer.load(args.file)
-    only = [p.strip() for p in args.only.split(",") if p.strip()] if args.only else None
     bar = _Bar(sys.stderr)
     try:
-        result = designer.export_bundle(fabric, args.output, parts=only, force=args.force, progress=bar)
+        result = designer.export_bundle(fabric, args.output, parts=_names(args.only),
+                                        with_parts=_names(args.with_parts), force=args.force, progress=bar)
     except designer.ExportRefused as exc:
         raise CliError(str(exc), EXIT_FINDINGS) from None
     except KeyboardInterrupt:

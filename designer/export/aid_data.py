@@ -17,6 +17,7 @@ that use it (`columns`), so a two-tier, one-plane AID reads exactly as before.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from typing import Callable
 
 from ..model.entities import SCHEMES, DesignSettings, Role
 from ..model.fabric import Fabric, asn_key
@@ -114,20 +115,70 @@ def parse_breakouts(text: str | None) -> tuple[tuple[int, str], ...]:
     return tuple(out)
 
 
-def _rail_of_endpoint(fabric: Fabric, ep: str) -> int | None:
-    """The rail a cable end belongs to: the NIC's rail, else the leaf's rail (for a spine port: its leaf's)."""
-    device, port = split_endpoint(ep)
-    if device in fabric.servers:
-        return fabric.nic(ep).rail
-    switch = fabric.switches[device]
-    if switch.role is Role.LEAF:
-        return switch.rail
-    peer = fabric.peer(ep)
-    if peer is not None and split_endpoint(peer)[0] in fabric.switches:
-        other = fabric.switches[split_endpoint(peer)[0]]
-        if other.role is Role.LEAF:
-            return other.rail
-    return switch.plane
+def _endpoint_key() -> Callable[[str], tuple]:
+    """`natural_key` for ``device/port`` texts, from cached keys of their devices and port ends (twice as
+    fast on 100,000 keys). '/' is no digit, so a device's last digit run ends where its port begins:
+    natural_key(d + "/" + p) == natural_key(d)[:-1] + natural_key(natural_key(d)[-1] + "/" + p)."""
+    heads: dict[str, tuple[tuple, str]] = {}
+    tails: dict[str, tuple] = {}
+
+    def key(text: str) -> tuple:
+        device, sep, port = text.partition("/")
+        if not sep:
+            return natural_key(text)
+        head = heads.get(device)
+        if head is None:
+            whole = natural_key(device)
+            head = heads[device] = (whole[:-1], whole[-1] + "/")
+        end = head[1] + port
+        tail = tails.get(end)
+        if tail is None:
+            tail = tails[end] = natural_key(end)
+        return head[0] + tail
+    return key
+
+
+class _Index:
+    """What the rows ask of the fabric, as maps built once per document (each row is a few dict
+    lookups instead of a walk through the Fabric's queries)."""
+
+    def __init__(self, fabric: Fabric):
+        self.fabric, self.servers, self.switches = fabric, fabric.servers, fabric.switches
+        self.nics = {nic.id: nic for server in fabric.servers.values() for nic in server.nics}
+        self.leaf_rail = {w.id: w.rail for w in fabric.switches.values() if w.role is Role.LEAF}
+        self.peers: dict[str, str] = {}
+        for link in fabric.links.values():
+            self.peers[link.a], self.peers[link.b] = link.b, link.a
+        self.sort_key = _endpoint_key()
+
+    def nic(self, ep: str):
+        found = self.nics.get(ep)
+        return found if found is not None else self.fabric.nic(ep)      # its readable error
+
+    def rail(self, ep: str) -> int | None:
+        """The rail a cable end belongs to: the NIC's rail, else the leaf's rail (for a spine or core
+        port: the rail of the leaf at its other end, else the switch's rail plane)."""
+        device = ep.partition("/")[0]
+        if device in self.servers:
+            return self.nic(ep).rail
+        if device in self.leaf_rail:
+            return self.leaf_rail[device]
+        peer = self.peers.get(ep)
+        if peer is not None and peer.partition("/")[0] in self.leaf_rail:
+            return self.leaf_rail[peer.partition("/")[0]]
+        return self.switches[device].plane
+
+    def plane(self, ep_or_device: str) -> int | None:
+        """The fabric plane of a switch or a NIC (None for a server, or a key that names neither)."""
+        device, _, port = ep_or_device.partition("/")
+        if device in self.servers:
+            return self.nic(ep_or_device).fabric_plane if port.startswith("nic") else None
+        switch = self.switches.get(device)
+        return switch.fabric_plane if switch is not None else None
+
+
+def _switches(fabric: Fabric) -> list:
+    return fabric.leaves() + fabric.spines() + fabric.cores()
 
 
 def _device_rows(fabric: Fabric) -> list[dict]:
@@ -136,7 +187,7 @@ def _device_rows(fabric: Fabric) -> list[dict]:
         rows.append({"id": s.id, "hostname": s.hostname, "role": "server", "model": s.model, "su": s.su,
                      "rail": None, "plane": None, "rack": s.rack, "position": s.position, "gpus": s.gpus,
                      "gid_index": s.gid_index, "asn": None, "asn_pinned": False, "loopback": None, "breakouts": None, "notes": None})
-    for w in fabric.leaves() + fabric.spines() + fabric.cores():
+    for w in _switches(fabric):
         rows.append({"id": w.id, "hostname": w.hostname, "role": w.role.value, "model": w.model, "su": w.su,
                      "rail": w.rail, "plane": w.plane, "rack": None, "position": None, "gpus": None,
                      "gid_index": None, "asn": fabric.asns.get(w.id), "asn_pinned": fabric.is_pinned(asn_key(w.id)),
@@ -146,56 +197,58 @@ def _device_rows(fabric: Fabric) -> list[dict]:
     return rows
 
 
-def _interface_rows(fabric: Fabric) -> list[dict]:
-    rows = []
+def _interface_rows(fabric: Fabric, index: _Index) -> list[dict]:
+    rows, addresses, peers = [], fabric.addresses, index.peers
     for server in fabric.sorted_servers():
         for nic in sorted(server.nics, key=lambda n: n.index):
+            ep = nic.id
             rows.append({"device": server.id, "interface": nic.port, "kind": "nic", "netdev": nic.netdev,
                          "rdma": nic.rdma, "gpus": ",".join(map(str, nic.gpus)), "speed": nic.speed,
-                         "breakout": None, "address": fabric.addresses.get(nic.id),
-                         "peer": fabric.peer(nic.id), "notes": nic.rail})
-    for switch in fabric.leaves() + fabric.spines() + fabric.cores():
+                         "breakout": None, "address": addresses.get(ep), "peer": peers.get(ep), "notes": nic.rail})
+    for switch in _switches(fabric):
+        prefix = switch.id + "/"
         for port in fabric.ports(switch.id).values():
-            ep = f"{switch.id}/{port.name}"
-            peer, address = fabric.peer(ep), fabric.addresses.get(ep)
+            ep = prefix + port.name
+            peer, address = peers.get(ep), addresses.get(ep)
             if peer is None and address is None:
                 continue
             rows.append({"device": switch.id, "interface": port.name, "kind": "port", "netdev": None,
                          "rdma": None, "gpus": None, "speed": port.speed, "breakout": port.breakout,
-                         "address": address, "peer": peer, "notes": _rail_of_endpoint(fabric, ep)})
+                         "address": address, "peer": peer, "notes": index.rail(ep)})
     return rows
 
 
-def _link_rows(fabric: Fabric) -> list[dict]:
+def _link_rows(fabric: Fabric, index: _Index) -> list[dict]:
     rows = []
-    for link in fabric.sorted_links():
+    su_of = {d.id: d.su for d in (*fabric.servers.values(), *fabric.switches.values())}
+    key = index.sort_key                           # the order of fabric.sorted_links()
+    for link in sorted(fabric.links.values(), key=lambda link: (key(link.a), key(link.b))):
         (ad, ap), (bd, bp) = split_endpoint(link.a), split_endpoint(link.b)
-        su = next((fabric.device(d).su for d in (ad, bd) if fabric.device(d).su is not None), None)
-        rail = _rail_of_endpoint(fabric, link.a)
+        su = su_of[ad] if su_of[ad] is not None else su_of[bd]
+        rail = index.rail(link.a)
         rows.append({"link": link.id, "a_device": ad, "a_port": ap, "b_device": bd, "b_port": bp,
-                     "speed": link.speed, "su": su,
-                     "notes": rail if rail is not None else _rail_of_endpoint(fabric, link.b)})
+                     "speed": link.speed, "su": su, "notes": rail if rail is not None else index.rail(link.b)})
     return rows
 
 
-def _key_kind(fabric: Fabric, key: str) -> tuple[str, str, int | None]:
+def _key_kind(index: _Index, key: str) -> tuple[str, str, int | None]:
     device, port = split_endpoint(key)
-    if device in fabric.servers:
-        return "nic", device, fabric.nic(key).rail
-    switch = fabric.switches.get(device)
-    rail = switch.rail if switch is not None and switch.role is Role.LEAF else None
+    if device in index.servers:
+        return "nic", device, index.nic(key).rail
+    switch = index.switches.get(device)
+    rail = index.leaf_rail.get(device)
     if port == "svi":
         return "svi", device, rail
     if port == "lo":
         return "loopback", device, rail if rail is not None else (switch.plane if switch else None)
-    return "port", device, _rail_of_endpoint(fabric, key) if switch is not None else None
+    return "port", device, index.rail(key) if switch is not None else None
 
 
-def _ip_rows(fabric: Fabric) -> list[dict]:
-    rows = []
-    for key in sorted(fabric.addresses, key=natural_key):
-        kind, device, rail = _key_kind(fabric, key)
-        rows.append({"key": key, "address": fabric.addresses[key], "pinned": fabric.is_pinned(key),
+def _ip_rows(fabric: Fabric, index: _Index) -> list[dict]:
+    rows, addresses, pinned = [], fabric.addresses, fabric.is_pinned
+    for key in sorted(addresses, key=index.sort_key):
+        kind, device, rail = _key_kind(index, key)
+        rows.append({"key": key, "address": addresses[key], "pinned": pinned(key),
                      "kind": kind, "device": device, "notes": rail})
     return rows
 
@@ -218,35 +271,27 @@ def _design(fabric: Fabric) -> dict:
     return design
 
 
-def _plane_of(fabric: Fabric, ep_or_device: str) -> int | None:
-    device, _, port = ep_or_device.partition("/")
-    if device in fabric.servers:
-        return fabric.nic(ep_or_device).fabric_plane if port.startswith("nic") else None
-    switch = fabric.switches.get(device)
-    return switch.fabric_plane if switch is not None else None
-
-
-def _add_planes(fabric: Fabric, doc: dict) -> None:
+def _add_planes(index: _Index, doc: dict) -> None:
     """The Fabric plane column on every sheet (a link's is its switch end's)."""
     for row in doc["devices"]:
-        row["fabric_plane"] = _plane_of(fabric, row["id"])
+        row["fabric_plane"] = index.plane(row["id"])
     for row in doc["interfaces"]:
-        row["fabric_plane"] = _plane_of(fabric, f"{row['device']}/{row['interface']}")
+        row["fabric_plane"] = index.plane(f"{row['device']}/{row['interface']}")
     for row in doc["links"]:
-        end = row["a_device"] if row["a_device"] in fabric.switches else row["b_device"]
-        row["fabric_plane"] = _plane_of(fabric, end)
+        row["fabric_plane"] = index.plane(row["a_device"] if row["a_device"] in index.switches else row["b_device"])
     for row in doc["ip_plan"]:
-        row["fabric_plane"] = _plane_of(fabric, row["key"])
+        row["fabric_plane"] = index.plane(row["key"])
 
 
 def aid_document(fabric: Fabric) -> dict:
     """The whole AID as plain data (the JSON file's content)."""
-    design = _design(fabric)
+    design, index = _design(fabric), _Index(fabric)
     doc = {"aid_format_version": AID_FORMAT_VERSION, "design": design, "devices": _device_rows(fabric),
-           "interfaces": _interface_rows(fabric), "links": _link_rows(fabric), "ip_plan": _ip_rows(fabric)}
+           "interfaces": _interface_rows(fabric, index), "links": _link_rows(fabric, index),
+           "ip_plan": _ip_rows(fabric, index)}
     if TIERS_KEY in design:
         for row in doc["devices"]:
             row["group"] = fabric.switches[row["id"]].group if row["role"] != "server" else None
     if PLANES_KEY in design:
-        _add_planes(fabric, doc)
+        _add_planes(index, doc)
     return doc

@@ -67,15 +67,16 @@ class ExportResult:
     removed: list[Path] = field(default_factory=list)     # leftovers of killed exports, cleaned up
 
 
-def select_parts(only: list[str] | None) -> list[Part]:
+def select_parts(only: list[str] | None, extra: list[str] | None = None) -> list[Part]:
+    """The parts to write: ``only`` (every name), else the default parts; plus the ``extra`` (optional) ones."""
     available = parts()
-    if not only:
-        return available
     names = {p.name for p in available}
-    unknown = [n for n in only if n not in names]
+    unknown = [n for n in [*(only or ()), *(extra or ())] if n not in names]
     if unknown:
         raise ExportError(f"unknown part(s) {', '.join(unknown)}; parts: {', '.join(sorted(names))}")
-    return [p for p in available if p.name in only]
+    wanted = set(only) if only else {p.name for p in available if p.default}
+    wanted.update(extra or ())
+    return [p for p in available if p.name in wanted]
 
 
 def _safe_relpath(path: str) -> str:
@@ -188,6 +189,10 @@ def readme_text(fabric: Fabric, chosen: list[Part]) -> str:
         lines.append(f"  {p.name:12} {p.description}")
         if p.apply:
             lines.append(f"  {'':12} apply: {p.apply}")
+    left_out = [p for p in parts() if not p.default and p not in chosen]
+    if left_out:
+        lines += ["", "Optional parts not in this bundle (add them with `rail-designer export --with NAME`):"]
+        lines += [f"  {p.name:12} {p.description}" for p in left_out]
     lines += ["", f"{MANIFEST} lists the SHA-256 of every file: check with `sha256sum -c {MANIFEST}`.", ""]
     return "\n".join(lines)
 
@@ -204,8 +209,11 @@ def _check_target(outdir: Path) -> None:
 
 
 def export(fabric: Fabric, outdir, *, progress: Progress | None = None, only: list[str] | None = None,
-           force: bool = False, cancel: Callable[[], bool] | None = None, workers: int = 1) -> ExportResult:
+           force: bool = False, cancel: Callable[[], bool] | None = None, workers: int = 1,
+           extra: list[str] | None = None) -> ExportResult:
     """Write the bundle for ``fabric`` into ``outdir`` (replacing a previous bundle there).
+
+    ``only`` names the parts to write (default: the default parts); ``extra`` adds optional parts.
 
     ``workers`` > 1 renders in forked processes (the CLI does this for large designs); callers with
     threads of their own, such as the GUI, keep the default of 1.
@@ -215,7 +223,7 @@ def export(fabric: Fabric, outdir, *, progress: Progress | None = None, only: li
         outdir = Path(os.path.realpath(outdir))
     _check_target(outdir)
     _refuse_errors(fabric, force)
-    chosen = select_parts(only)
+    chosen = select_parts(only, extra)
     removed = remove_leftovers(outdir, (PARTIAL, OLD))
     tmp = scratch_dir(outdir, PARTIAL)
     try:

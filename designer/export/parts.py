@@ -5,6 +5,9 @@ The bundle asks each part for the devices it renders (for per-device progress), 
 each device's files, then for the part's global files. Every path is relative to the bundle
 root and uses ``/``; every content is ``str`` (written as UTF-8) or ``bytes``. Rendering must
 be deterministic: the same fabric gives the same bytes.
+
+A part that is not ``default`` is optional: the bundle writes it only when asked for by name
+(``export --with NAME`` or ``--only NAME``; ``with_parts=`` / ``parts=`` in the API).
 """
 
 from __future__ import annotations
@@ -25,3 +28,4 @@ class Part:
     render_device: Callable[[Fabric, str], Files] = lambda fabric, device_id: {}
     render_global: Callable[[Fabric], Files] = lambda fabric: {}
     apply: str = ""                                        # how an engineer applies it, for README.txt
+    default: bool = True                                   # False: written only when named (optional part)

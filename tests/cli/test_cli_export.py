@@ -24,6 +24,26 @@ def test_export_writes_the_bundle(tmp_path, capsys):
     assert (tmp_path / "bundle" / "switches" / "su1-leaf-r0" / "config_db.json").is_file()
 
 
+def test_export_with_adds_optional_parts_and_help_lists_them(tmp_path, capsys):
+    path = _design(tmp_path, capsys)
+    code, out, err = run(capsys, "export", str(path), "-o", str(tmp_path / "bundle"), "--with", "aid-yaml, aid-csv")
+    assert code == 0 and err == ""
+    aid = sorted(p.name for p in (tmp_path / "bundle" / "aid").iterdir())
+    assert aid == ["aid.schema.json", "devices.csv", "fabric.aid.json", "fabric.aid.xlsx", "fabric.aid.yaml",
+                   "interfaces.csv", "ip-plan.csv", "links.csv"]
+    assert (tmp_path / "bundle" / "switches" / "su1-leaf-r0" / "config_db.json").is_file()
+    code, _, err = run(capsys, "export", str(path), "-o", str(tmp_path / "other"), "--with", "aid-xml")
+    assert code == 2 and "unknown part(s) aid-xml; parts: aid, aid-csv, aid-yaml" in err
+    try:
+        main(["export", "--help"])
+    except SystemExit as done:
+        assert done.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--with PARTS" in text and "parts written by default: switches, " in text
+    assert "Optional parts, written only when --with or --only names them: aid-yaml: the AID as YAML" in text
+    assert "; aid-csv: the AID's four sheets as CSV" in text
+
+
 def test_export_refuses_errors_then_force_writes(tmp_path, capsys):
     path = _design(tmp_path, capsys)
     fabric = load(path)

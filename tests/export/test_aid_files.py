@@ -10,20 +10,28 @@ import jsonschema
 import openpyxl
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+import designer
 from designer.export.aid import PARTS
-from designer.export.aid_data import SHEETS, columns, format_breakouts, parse_breakouts
+from designer.export.aid_data import SHEETS, _endpoint_key, columns, format_breakouts, parse_breakouts
+from designer.model.ids import natural_key
 
 from tests.export.shapes import design as fabric
 
-AID = PARTS[0]
 PRESETS = ["default", "rail-optimized-64x4", "b200-three-tier-p2p31", "twin-plane-subnet"]
 
+
+def _render(f) -> dict:
+    """The files of all three AID parts: aid, and the optional aid-yaml and aid-csv."""
+    assert [(p.name, p.default) for p in PARTS] == [("aid", True), ("aid-yaml", False), ("aid-csv", False)]
+    return {path: content for part in PARTS for path, content in part.render_global(f).items()}
 
 
 @pytest.fixture(scope="module", params=PRESETS)
 def bundle(request):
-    return request.param, AID.render_global(fabric(request.param))
+    return request.param, _render(fabric(request.param))
 
 
 def test_json_validates_against_the_schema(bundle):
@@ -104,7 +112,7 @@ def test_new_columns_appear_only_in_designs_that_use_them(bundle):
 
 def test_every_file_renders_byte_identically_twice(bundle):
     preset, files = bundle
-    again = AID.render_global(fabric(preset))
+    again = _render(fabric(preset))
     assert sorted(files) == sorted(again)
     for name in files:
         assert files[name] == again[name], name
@@ -122,3 +130,32 @@ def test_breakout_notation_round_trips(text, cages):
 def test_breakout_notation_rejects_garbage():
     with pytest.raises(ValueError, match="1-32:2x400G"):
         parse_breakouts("1-x:2x400G")
+
+
+def test_text_that_json_and_yaml_treat_differently_survives_both(tmp_path):
+    """A row value holding "},{" (the rows' separator in one orjson call), non-ASCII text and characters
+    YAML refuses or folds (DEL, U+0085, U+2028) reads back the same from the JSON and the YAML."""
+    from dataclasses import replace
+    f = fabric("default")
+    odd = 'r},{"x":1} é\x7f\x85\u2028\x01'
+    server = f.servers["su1-srv02"]
+    f._replace_device(replace(server, rack=odd))
+    f.set_rail_name(1, odd)
+    files = _render(f)
+    doc = json.loads(files["aid/fabric.aid.json"])
+    assert next(r for r in doc["devices"] if r["id"] == "su1-srv02")["rack"] == odd
+    assert doc["design"]["rails"][1]["name"] == odd
+    assert len(files["aid/fabric.aid.json"].splitlines()) == len(_render(fabric("default"))["aid/fabric.aid.json"].splitlines())
+    assert yaml.safe_load(files["aid/fabric.aid.yaml"]) == doc
+    assert files["aid/fabric.aid.yaml"].isascii()
+    assert "é".encode() in files["aid/fabric.aid.json"]          # UTF-8 in the JSON, as written
+    (tmp_path / "odd.aid.json").write_bytes(files["aid/fabric.aid.json"])
+    rebuilt = designer.import_aid(tmp_path / "odd.aid.json")      # what `rail-designer import-aid` reads
+    assert rebuilt.servers["su1-srv02"].rack == odd and rebuilt.rails[1].name == odd
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet="a1-/0x9", max_size=12), max_size=30))
+def test_the_cached_endpoint_key_sorts_as_natural_key(texts):
+    key = _endpoint_key()
+    assert [key(t) for t in texts] == [natural_key(t) for t in texts]

@@ -79,7 +79,7 @@ def test_cli_refuses_bad_input_with_exit_2(tmp_path, capsys):
 def test_cli_writes_a_design_that_loads_back(tmp_path):
     files = AID.render_global(fabric("rail-optimized-64x4"))
     aid = tmp_path / "fabric.aid.json"
-    aid.write_text(files["aid/fabric.aid.json"])
+    aid.write_bytes(files["aid/fabric.aid.json"])
     out = tmp_path / "rebuilt.fabric.yaml"
     assert main(["import-aid", str(aid), "-o", str(out)]) == 0
     loaded = designer.storage.load(out)

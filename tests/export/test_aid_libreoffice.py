@@ -30,7 +30,7 @@ def _rows(path) -> list[list[str]]:
 
 def test_libreoffice_reads_every_sheet_as_the_csv_holds_it(tmp_path, default_fabric):
     _need_soffice()
-    export(default_fabric, tmp_path / "b", only=["aid"])
+    export(default_fabric, tmp_path / "b", only=["aid", "aid-csv"])
     # CSV filter options: comma, double quote, UTF-8, start row 1, ..., -1 = every sheet to its own file
     options = "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1"
     done = subprocess.run([SOFFICE, "--headless", f"-env:UserInstallation=file://{tmp_path}/profile",

@@ -108,6 +108,32 @@ def test_only_writes_the_chosen_parts(tmp_path, default_fabric):
         export(default_fabric, tmp_path / "c", only=["nonsense"])
 
 
+AID_CSV = ["aid/devices.csv", "aid/interfaces.csv", "aid/ip-plan.csv", "aid/links.csv"]
+
+
+def test_optional_parts_are_written_only_when_named(tmp_path, default_fabric):
+    optional = [p.name for p in parts() if not p.default]
+    assert optional == ["aid-yaml", "aid-csv"]
+    plain = export(default_fabric, tmp_path / "plain")
+    assert "aid/fabric.aid.json" in plain.files and "aid/fabric.aid.xlsx" in plain.files
+    assert not [f for f in plain.files if f == "aid/fabric.aid.yaml" or f in AID_CSV]
+    readme = (tmp_path / "plain" / "README.txt").read_text()
+    left_out = readme.split("Optional parts not in this bundle", 1)[1]
+    assert "--with NAME" in left_out and "aid-yaml" in left_out and "aid-csv" in left_out
+    more = export(default_fabric, tmp_path / "more", extra=["aid-csv"])
+    assert sorted(set(more.files) - set(plain.files)) == AID_CSV
+    readme = (tmp_path / "more" / "README.txt").read_text()
+    assert "  aid-csv " in readme.split("Optional parts not in this bundle", 1)[0]
+    assert "aid-csv" not in readme.split("Optional parts not in this bundle", 1)[1]
+    alone = export(default_fabric, tmp_path / "alone", only=["aid-yaml"])
+    assert [f for f in alone.files if f not in ("README.txt", MANIFEST)] == ["aid/fabric.aid.yaml"]
+    everything = export(default_fabric, tmp_path / "all", extra=optional)
+    assert "Optional parts not in this bundle" not in (tmp_path / "all" / "README.txt").read_text()
+    assert set(everything.files) == set(plain.files) | set(AID_CSV) | {"aid/fabric.aid.yaml"}
+    with pytest.raises(ExportError, match="unknown part.*aid-xml.*parts: aid, aid-csv, aid-yaml"):
+        export(default_fabric, tmp_path / "c", extra=["aid-xml"])
+
+
 def test_preview_is_the_bundle_content_of_one_device(tmp_path, default_fabric):
     export(default_fabric, tmp_path / "b")
     shown = preview(default_fabric, "su1-leaf-r0")

@@ -126,6 +126,23 @@ def test_export_dialog_writes_a_bundle_off_the_gui_thread(window, qtbot, tmp_pat
     assert "wrote" in dialog.label.text()
 
 
+def test_export_dialog_writes_an_optional_part_when_it_is_ticked(window, qtbot, tmp_path):
+    from designer.gui.dialogs import ExportDialog
+    dialog = ExportDialog(window.document.fabric, tmp_path / "bundle", parent=window)
+    qtbot.addWidget(dialog)
+    assert not dialog.parts["aid-csv"].isChecked() and not dialog.parts["aid-yaml"].isChecked()
+    assert dialog.parts["aid"].isChecked() and dialog.parts["aid-csv"].text() == "aid-csv (optional)"
+    for name, check in dialog.parts.items():
+        check.setChecked(name in ("aid", "aid-csv"))
+    dialog.force.setChecked(True)
+    dialog.start()
+    qtbot.waitUntil(lambda: not dialog.running(), timeout=20000)
+    assert dialog.result is not None, dialog.label.text()
+    aid = sorted(p.name for p in (Path(dialog.result.outdir) / "aid").iterdir())
+    assert aid == ["aid.schema.json", "devices.csv", "fabric.aid.json", "fabric.aid.xlsx", "interfaces.csv",
+                   "ip-plan.csv", "links.csv"]
+
+
 def test_preview_dock_shows_the_selected_devices_configs(window, qtbot):
     window.preview.show()
     window.scene.select_ids(["su1-leaf-r0"])

@@ -9,11 +9,7 @@ from PySide6.QtCore import QObject, QThread, Signal
 from PySide6.QtWidgets import (QCheckBox, QDialog, QFileDialog, QGridLayout, QGroupBox, QHBoxLayout, QLabel,
                                QLineEdit, QProgressBar, QPushButton, QVBoxLayout)
 
-
-def part_names() -> list[str]:
-    """The bundle's parts as the export package names them (empty: export everything)."""
-    from ...export.registry import parts
-    return [p.name for p in parts()]
+from ...api.bundle import bundle_parts
 
 
 FORCE_TEXT = "Export even when the checks report errors"
@@ -66,12 +62,16 @@ class ExportDialog(QDialog):
         row = QHBoxLayout()
         row.addWidget(self.folder, 1)
         row.addWidget(browse)
-        self.parts = {name: QCheckBox(name) for name in part_names()}
+        self.parts: dict[str, QCheckBox] = {}
         box = QGroupBox("Parts")
         grid = QGridLayout(box)
-        for i, check in enumerate(self.parts.values()):
-            check.setChecked(True)
-            grid.addWidget(check, i // 3, i % 3)
+        known = bundle_parts()
+        for part in known:                 # the default parts ticked, then the optional ones unticked
+            check = self.parts[part.name] = QCheckBox(part.name if part.default else f"{part.name} (optional)")
+            check.setToolTip(part.description)
+            check.setChecked(part.default)
+        for i, part in enumerate(sorted(known, key=lambda p: not p.default)):
+            grid.addWidget(self.parts[part.name], i // 3, i % 3)
         if not self.parts:
             grid.addWidget(QLabel("every part"), 0, 0)
         self.force = QCheckBox(FORCE_TEXT)
