@@ -25,6 +25,7 @@ from ..model.entities import (AddressingSettings, AsnSettings, DesignSettings, N
                               SPINE_ASN_MODES, SPINE_PLANE_MODES, Server, Switch)
 from ..model.errors import ModelError
 from ..model.fabric import Fabric, asn_key
+from ..model.gcpause import collector_paused
 from ..model.hardware import Catalog, breakout_runs, cage_range
 from ..model.ids import natural_key
 from ..model.limits import MAX_CAGES, MAX_DESIGN_BYTES, MAX_LINKS, MAX_SERVERS, MAX_SWITCHES, excerpt
@@ -135,6 +136,7 @@ def _server_doc(fabric: Fabric, sv: Server) -> dict:
     return out
 
 
+@collector_paused()
 def dumps(fabric: Fabric) -> str:
     parts = [dump(to_document(fabric))]
     for name, lines in tables(fabric).items():
@@ -170,6 +172,7 @@ def load(path: Path, extra_catalogs: list[Path] | tuple = ()) -> Fabric:
     return loads(text, str(path), catalog_with(extra_catalogs) if extra_catalogs else None)
 
 
+@collector_paused()
 def loads(text: str, file: str = "<design>", catalog: Catalog | None = None) -> Fabric:
     if len(text) > MAX_DESIGN_BYTES:
         raise FileFormatError(file, f"has {len(text):,} characters; a design file has at most {MAX_DESIGN_BYTES:,}")
