@@ -16,13 +16,34 @@ _LABEL = re.compile(r"^(?!-)[A-Za-z0-9-]{1,63}(?<!-)\Z")
 _PORT_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.:/-]{0,62}\Z")
 
 
+# text -> its natural_key, kept across calls: a design sorts the same ids and endpoints again and again
+# (every cable's two ends when it is cabled and again when the design is saved, every address key). A
+# pure function of the text, so it cannot go stale; cleared when it outgrows the largest designs.
+_KEYS: dict[str, tuple] = {}
+_KEYS_LIMIT = 1 << 21
+
+
 def natural_key(text: str) -> tuple:
     """Sort key that orders ``srv2`` before ``srv10``."""
-    # split() with a capturing group alternates text and digit runs, starting with text (maybe ""),
-    # so equal positions always hold the same type and tuples compare safely.
-    parts = _DIGITS.split(text)
-    parts[1::2] = map(int, parts[1::2])
-    return tuple(parts)
+    key = _KEYS.get(text)
+    if key is None:
+        device, sep, port = text.partition("/")
+        if device and sep:
+            # An endpoint: a few thousand devices share a few hundred port names, so both halves are
+            # mostly known. No digit run crosses the '/', so the runs of the whole are the device's
+            # runs then the port's, its last text run joined to the port's first ('/...').
+            head, tail = natural_key(device), natural_key(sep + port)
+            key = (*head[:-1], head[-1] + tail[0], *tail[1:])
+        else:
+            # split() with a capturing group alternates text and digit runs, starting and ending
+            # with text (maybe ""), so equal positions always hold the same type and tuples compare safely.
+            parts = _DIGITS.split(text)
+            parts[1::2] = map(int, parts[1::2])
+            key = tuple(parts)
+        if len(_KEYS) >= _KEYS_LIMIT:
+            _KEYS.clear()
+        _KEYS[text] = key
+    return key
 
 
 def natural_sorted(items, key=None):

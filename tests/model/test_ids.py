@@ -1,9 +1,27 @@
+import re
+
+from hypothesis import given, strategies as st
+
 from designer.model.ids import hostname_problem, natural_key, split_endpoint
 
 
 def test_natural_order_puts_srv2_before_srv10():
     names = ["su1-srv10", "su1-srv2", "su10-srv1", "su2-srv1"]
     assert sorted(names, key=natural_key) == ["su1-srv2", "su1-srv10", "su2-srv1", "su10-srv1"]
+
+
+def _runs(text: str) -> tuple:
+    """The natural key by its definition: text and whole-number runs, alternating."""
+    return tuple(int(part) if i % 2 else part for i, part in enumerate(re.split(r"([0-9]+)", text)))
+
+
+@given(st.text(alphabet="ab-/Z09.", max_size=14))
+def test_natural_key_of_an_endpoint_is_built_from_its_halves_without_changing_it(text):
+    # endpoints take the device's and the port's remembered keys; the answer must not depend on what
+    # was asked before, so ask twice (the second answer comes from the memo)
+    assert natural_key(text) == _runs(text)
+    assert natural_key(text) == _runs(text)
+    assert natural_key(text + "/p1") == _runs(text + "/p1")
 
 
 def test_endpoint_splits_at_first_slash_so_port_names_may_hold_slashes():
