@@ -32,8 +32,9 @@ from ..model.limits import MAX_CAGES, MAX_DESIGN_BYTES, MAX_LINKS, MAX_SERVERS, 
 from ..model.validate import (GID_RANGE, GROUP_RANGE, PLANE_RANGE, POSITION_RANGE, RAIL_RANGE, SU_RANGE,
                               settings_problems)
 from .catalog_file import builtin_catalog, catalog_document, catalog_with, parse_catalog
+from .records import read as read_document
 from .atomic import write_atomic, write_problem
-from .yamlio import Context, FileFormatError, dump, field, only_keys, parse, read_text
+from .yamlio import Context, FileFormatError, dump, field, only_keys, read_text
 
 FORMAT_VERSION = 1
 LINK_SEPARATOR = " -- "
@@ -177,7 +178,7 @@ def loads(text: str, file: str = "<design>", catalog: Catalog | None = None) -> 
     if len(text) > MAX_DESIGN_BYTES:
         raise FileFormatError(file, f"has {len(text):,} characters; a design file has at most {MAX_DESIGN_BYTES:,}")
     ctx = Context(file, text)
-    raw = parse(text, file)
+    raw = read_document(text, file)
     if not isinstance(raw, dict):
         raise FileFormatError(file, "is not a design file: expected a mapping with format_version, switches, "
                               "servers and links at the top")
