@@ -32,9 +32,9 @@ from ..model.limits import MAX_CAGES, MAX_DESIGN_BYTES, MAX_LINKS, MAX_SERVERS, 
 from ..model.validate import (GID_RANGE, GROUP_RANGE, PLANE_RANGE, POSITION_RANGE, RAIL_RANGE, SU_RANGE,
                               settings_problems)
 from .catalog_file import builtin_catalog, catalog_document, catalog_with, parse_catalog
-from .records import read as read_document
+from .records import read as read_document, write as write_document
 from .atomic import write_atomic, write_problem
-from .yamlio import Context, FileFormatError, dump, field, only_keys, read_text
+from .yamlio import Context, FileFormatError, field, only_keys, read_text
 
 FORMAT_VERSION = 1
 LINK_SEPARATOR = " -- "
@@ -139,7 +139,7 @@ def _server_doc(fabric: Fabric, sv: Server) -> dict:
 
 @collector_paused()
 def dumps(fabric: Fabric) -> str:
-    parts = [dump(to_document(fabric))]
+    parts = [write_document(to_document(fabric))]
     for name, lines in tables(fabric).items():
         if lines:
             parts.append(f"{name}: |\n" + "".join(f"  {line}\n" for line in lines))

@@ -1,4 +1,4 @@
-"""The design file's device lists (``switches:``, ``servers:``) read without composing them as YAML.
+"""The design file's device lists (``switches:``, ``servers:``) read and written without PyYAML's machinery.
 
 They hold nearly all of a design file's YAML (at 4,096 servers about 22,000 of its 23,000 lines besides
 the tables), and PyYAML builds a node, two marks and a Python-level tag resolution for every scalar of
@@ -17,7 +17,8 @@ shape, a block list of block mappings whose keys and values are plain words::
 a mapping two columns deeper on the next line) at a column the list allows, with no key twice in one
 mapping, and every word must be one PyYAML reads as itself: a decimal whole number without leading
 zeros, or a word that none of PyYAML's implicit resolvers (bool, null, int, float, timestamp) claims.
-Such lines mean the same to any YAML reader, so the values are PyYAML's. Anything else (a comment, a
+Such lines mean the same to any YAML reader, so the values are PyYAML's. `write` writes lists of that
+kind the way `yamlio.dump` does, byte for byte, and leaves any other document to it. Anything else (a comment, a
 quoted or flow value, a tab, another indentation, a Windows line end, an empty list) leaves the
 section to PyYAML, and so does a whole file whose remaining YAML does not parse, has the section twice
 or runs a quoted or flow value across it: PyYAML's answer (and its located errors) is the rule.
@@ -28,10 +29,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .yamlio import FileFormatError, parse, parse_with_spans, resolvers
+from .yamlio import FileFormatError, dump, parse, parse_with_spans, resolvers
 
 SECTIONS = ("switches", "servers")
-_LINE = re.compile(r"( *)(- )?([A-Za-z0-9][A-Za-z0-9_.-]*):(?: ([A-Za-z0-9][A-Za-z0-9_.-]*))?")
+_LINE = re.compile(r"( *)(- )?([A-Za-z0-9][A-Za-z0-9_.-]{0,99}):(?: ([A-Za-z0-9][A-Za-z0-9_.-]*))?")
+_KEY_MAX = 100                             # PyYAML writes keys of 128 characters or more as '? key'
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 _INT = re.compile(r"0|[1-9][0-9]{0,9}")
 _END = re.compile(r"\n(?!- | )")          # the first line that is neither a list entry nor indented
 _DEPTH = 4                                # a record, its nics, one NIC, (room for one more)
@@ -127,3 +130,50 @@ def _word(token: str):
         if regexp.match(token):
             return _UNSURE
     return token
+
+
+def write(doc: dict) -> str:
+    """``doc`` as `yamlio.dump` writes it: its device lists (its last keys) directly when every key and
+    value is a word `read` takes back as itself, the rest (or all of it) by PyYAML."""
+    if list(doc)[-len(SECTIONS):] != list(SECTIONS):
+        return dump(doc)
+    out: list[str] = []
+    for name in SECTIONS:
+        items = doc[name]
+        if not isinstance(items, list) or not items:
+            return dump(doc)
+        out.append(f"{name}:\n")
+        for record in items:
+            if not isinstance(record, dict) or not _write_entries(record, out, "- ", 2):
+                return dump(doc)
+    return dump({key: value for key, value in doc.items() if key not in SECTIONS}) + "".join(out)
+
+
+def _write_entries(mapping: dict, out: list[str], prefix: str, column: int) -> bool:
+    if not mapping or column > 2 * _DEPTH:
+        return False
+    for key, value in mapping.items():
+        key = _as_word(key)
+        if key is None or len(key) > _KEY_MAX:
+            return False
+        if isinstance(value, dict):
+            out.append(f"{prefix}{key}:\n")
+            if not _write_entries(value, out, " " * (column + 2), column + 2):
+                return False
+        else:
+            value = _as_word(value)
+            if value is None:
+                return False
+            out.append(f"{prefix}{key}: {value}\n")
+        prefix = " " * column
+    return True
+
+
+def _as_word(value) -> str | None:
+    """How a key or value is written when `read` takes it back as itself, else None."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        text = str(value)
+        return text if _INT.fullmatch(text) else None
+    if isinstance(value, str) and _WORD.fullmatch(value) and _word(value) == value:
+        return value
+    return None

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from designer.storage import records
-from designer.storage.yamlio import FileFormatError, parse
+from designer.storage.yamlio import FileFormatError, dump, parse
 
 DESIGNS = sorted(Path(__file__).resolve().parent.parent.joinpath("data", "designs").glob("*.fabric.yaml"))
 
@@ -108,3 +108,28 @@ def test_regular_lists_read_directly_give_pyyaml_s_values(entries, mutation, at)
         del lines[at]
     text = HEAD + "servers:\n" + "\n".join(lines) + "\n" + TAIL
     assert outcome(records.read, text) == outcome(parse, text)
+
+
+@pytest.mark.parametrize("path", DESIGNS, ids=lambda p: p.name)
+def test_saved_designs_write_their_device_lists_as_pyyaml_does(path, monkeypatch):
+    doc = parse(path.read_text(), "f.yaml")
+    head = {key: value for key, value in doc.items() if key not in ("links", "asns", "addresses")}
+    dumped = []
+    monkeypatch.setattr(records, "dump", lambda data: dumped.append(list(data)) or dump(data))
+    assert records.write(head) == dump(head)
+    assert dumped == [[key for key in head if key not in records.SECTIONS]]   # the lists went the direct way
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.tuples(st.sampled_from(KEYS + [3, 12]), TREE), min_size=1, max_size=4), max_size=3),
+       st.sampled_from([[], [7, -1, True, None, 1.5, "x" * 130]]))
+def test_any_device_list_is_written_as_pyyaml_writes_it(entries, odd):
+    def mapping(items):
+        return {key: mapping(value) if isinstance(value, list) else value for key, value in items}
+    servers = [mapping(record) for record in entries]
+    if odd and servers:
+        servers[0]["odd"] = odd[len(entries) % len(odd)]
+    doc = {"format_version": 1, "switches": [{"id": "s1"}], "servers": servers}
+    assert records.write(doc) == dump(doc)
+    text = records.write(doc)
+    assert records.read(text, "f.yaml") == parse(text, "f.yaml") == doc or odd
