@@ -14,6 +14,7 @@ _DIGITS = re.compile(r"([0-9]+)")
 # RFC 1123 label: letters, digits, hyphens; no leading/trailing hyphen; 1-63 chars.
 _LABEL = re.compile(r"^(?!-)[A-Za-z0-9-]{1,63}(?<!-)\Z")
 _PORT_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.:/-]{0,62}\Z")
+_ADDRESS_KEY = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)/[A-Za-z][A-Za-z0-9_.:/-]{0,62}")
 
 
 # text -> its natural_key, kept across calls: a design sorts the same ids and endpoints again and again
@@ -59,8 +60,13 @@ def is_valid_hostname(name: str) -> bool:
     return all(_LABEL.match(label) for label in name.split("."))
 
 
+_HOSTNAME = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)(?:\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*")
+
+
 def hostname_problem(name: str) -> str | None:
     """Say what is wrong with a host name, or None when it is valid."""
+    if len(name) <= 253 and _HOSTNAME.fullmatch(name):
+        return None          # the usual answer, in one match: every check below passes
     if not name:
         return "it is empty"
     if len(name) > 253:
@@ -122,6 +128,8 @@ def split_endpoint(ep: str) -> tuple[str, str]:
 def address_key_problem(key: str) -> str | None:
     """What is wrong with an address key (``<device>/<port>``: a NIC, switch port, ``svi`` or ``lo``),
     or None. Keys are written in a design file's address table, one word each."""
+    if isinstance(key, str) and _ADDRESS_KEY.fullmatch(key) and ".." not in key:
+        return None          # a device id, '/', a port name: what the two checks below accept, in one match
     device, sep, port = key.partition("/") if isinstance(key, str) else ("", "", "")
     if not sep or not is_valid_device_id(device) or not is_valid_port_name(port):
         shown = repr(key[:60]) if isinstance(key, str) else type(key).__name__

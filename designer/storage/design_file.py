@@ -306,6 +306,7 @@ def _expand_breakouts(ctx, raw: dict, path: tuple) -> tuple:
 
 def _read_servers(ctx, raw, fabric) -> None:
     rails, planes = len(fabric.rails) or None, fabric.settings.fabric_planes
+    layouts: dict[str, tuple] = {}     # model id -> (NIC specs in index order, default rails, NIC names)
     for i, item in enumerate(_items(ctx, raw, "servers", MAX_SERVERS)):
         path = ("servers", i)
         if not isinstance(item, dict):
@@ -317,12 +318,18 @@ def _read_servers(ctx, raw, fabric) -> None:
             ctx.fail(path + ("model",), f"unknown server model {excerpt(model_id)}; known: "
                      f"{', '.join(sorted(fabric.catalog.servers))} (or add it under 'models:')")
         model = fabric.catalog.server(model_id)
-        default_rail = model.rails_by_nic(rails, planes)
+        if model_id not in layouts:
+            layouts[model_id] = (sorted(model.nics, key=lambda n: n.index), model.rails_by_nic(rails, planes),
+                                 {f"nic{n.index}" for n in model.nics})
+        specs, default_rail, known = layouts[model_id]
         overrides = field(ctx, item, "nics", path, dict, {})
-        known = {f"nic{n.index}" for n in model.nics}
         nics = []
-        for spec in sorted(model.nics, key=lambda n: n.index):
-            o = overrides.get(f"nic{spec.index}") or {}
+        for spec in specs:
+            o = overrides.get(f"nic{spec.index}") if overrides else None
+            if not o:          # as the model has it (the usual case)
+                nics.append(Nic(sid, spec.index, spec.netdev, spec.rdma, spec.speed, spec.gpus,
+                                default_rail.get(spec.index), spec.fabric_plane))
+                continue
             npath = path + ("nics", f"nic{spec.index}")
             if not isinstance(o, dict):
                 ctx.fail(npath, "should be a mapping of rail, netdev, rdma")
