@@ -88,8 +88,10 @@ def _write_tier_settings(doc: dict, s: DesignSettings) -> None:
 
 def tables(fabric: Fabric) -> dict[str, list[str]]:
     """The design's table sections, one record per line."""
+    pinned = fabric.pinned
+
     def flag(key: str) -> str:
-        return f" {PINNED}" if fabric.is_pinned(key) else ""
+        return f" {PINNED}" if key in pinned else ""
     return {
         "links": [f"{l.a}{LINK_SEPARATOR}{l.b}" for l in fabric.sorted_links()],
         "asns": [f"{k} {fabric.asns[k]}{flag(asn_key(k))}" for k in sorted(fabric.asns, key=natural_key)],
