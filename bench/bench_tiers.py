@@ -51,7 +51,7 @@ SIZES = {
          dict(sus=128, uplink_speed=400, **SN5600)),
     ],
     "131072": [
-        ("three tiers, 800G uplinks", "default",
+        ("three tiers, 800G uplinks", "b200-superpod",   # a preset that leaves the spine count to the sizing
          dict(name="bench-131072", sus=256, servers_per_su=64, server_model="hgx-h100-8x400g",
               uplink_speed=800, core_tier="on", scheme="p2p31", fabric_pool="10.248.0.0/14",
               loopback_pool="10.252.0.0/16", **SN5600)),
