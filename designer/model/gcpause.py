@@ -2,7 +2,7 @@
 
 Building, loading, saving and checking a big design each allocate ~10^5-10^6 acyclic objects (frozen
 entities, tuples, strings); every collector pass on the way walks everything allocated so far, which
-costs 10-30% of those steps at 4,096 servers. Nothing in them creates reference cycles, and the
+cost 10-20% of those steps at 4,096 servers. Nothing in them creates reference cycles, and the
 collector runs again (with its usual thresholds) as soon as the outermost pause ends.
 """
 
