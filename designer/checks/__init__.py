@@ -7,11 +7,8 @@ always gives the same list. `RULES` lists every code with its title, severity an
 
 from __future__ import annotations
 
-import gc
-from contextlib import contextmanager
-from typing import Iterator
-
 from ..model.fabric import Fabric
+from ..model.gcpause import collector_paused
 from . import addressing, capacity, export_ready, naming, reach, tiers, wiring  # noqa: F401  (importing registers the rules)
 from .context import Context
 from .finding import Finding, Severity
@@ -25,25 +22,12 @@ __all__ = ["RULES", "Finding", "Rule", "Severity", "check", "has_errors"]
 
 def check(fabric: Fabric) -> list[Finding]:
     """Every finding for ``fabric``, sorted deterministically."""
-    with _collector_paused():
+    with collector_paused():
         ctx = Context(fabric)
         findings: list[Finding] = []
         for rule in _RUNNABLE:
             findings.extend(run_guarded(rule, ctx))
         return sorted(findings, key=sort_key)
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """The checks allocate ~10^5 short-lived, acyclic tuples; on a big design every cyclic-GC pass
-    walks the whole fabric, which cost a third of check()'s time. Nothing here creates cycles."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def has_errors(findings) -> bool:

@@ -13,7 +13,8 @@ If anything fails (an RD000 finding), the result is the full `check()`'s, so the
 from __future__ import annotations
 
 from ..model.fabric import Fabric
-from . import _RUNNABLE, _collector_paused, check
+from ..model.gcpause import collector_paused
+from . import _RUNNABLE, check
 from .finding import Finding
 from .live_context import LiveContext
 from .registry import INTERNAL, run_guarded, sort_key
@@ -62,7 +63,7 @@ class LiveChecker:
     def run(self) -> list[Finding]:
         if self._edited:
             self._edited = False
-            with _collector_paused():
+            with collector_paused():
                 self._findings = self._recheck()
         return list(self._findings)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections import Counter
 from pathlib import Path
 
 import designer
@@ -127,12 +128,12 @@ def design_summary(fabric, ratio: float, spine_ratio: float) -> str:
     """Switches by tier and cables by tier, counted on the built design."""
     from ..planning.spec import format_ratio
     roles = {s.id: s.role.value for s in fabric.switches.values()}
-    tiers = {}
+    tiers = Counter()
     for link in fabric.links.values():
-        pair = frozenset(roles.get(ep.partition("/")[0], "nic") for ep in (link.a, link.b))
-        tiers[pair] = tiers.get(pair, 0) + 1
-    server_links = tiers.get(frozenset(("nic", "leaf")), 0)
-    up, core_links = tiers.get(frozenset(("leaf", "spine")), 0), tiers.get(frozenset(("spine", "core")), 0)
+        ends = roles.get(link.a.partition("/")[0], "nic"), roles.get(link.b.partition("/")[0], "nic")
+        tiers[min(ends), max(ends)] += 1
+    server_links = tiers["leaf", "nic"]
+    up, core_links = tiers["leaf", "spine"], tiers["core", "spine"]
     servers = len(fabric.servers)
     gpus = sum(server.gpus for server in fabric.servers.values())
     cores = len(fabric.cores())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from socket import inet_aton
+from socket import inet_aton, inet_ntoa
 
 from .errors import ModelError
 from .limits import excerpt
@@ -55,7 +55,8 @@ def parse_network(cidr: str, what: str) -> tuple[int, int]:
 
 
 def ip_str(value: int) -> str:
-    return f"{value >> 24 & 255}.{value >> 16 & 255}.{value >> 8 & 255}.{value & 255}"
+    """Dotted quad of the low 32 bits of ``value``."""
+    return inet_ntoa((value & 0xFFFFFFFF).to_bytes(4, "big"))
 
 
 def cidr_str(value: int, prefix: int) -> str:

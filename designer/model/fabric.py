@@ -269,29 +269,33 @@ class Fabric(FabricQueries):
 
     # ------------------------------------------------------------------ cables
     def connect(self, a: str, b: str) -> Link:
-        speeds = []
-        for ep in (a, b):
-            speed = self.endpoint_speed(ep)
-            if speed is None:
-                raise ModelError(f"{excerpt(ep)} is not a NIC or a switch port of this design", (ep,))
-            if ep in self._link_at:
-                raise ModelError(f"{ep} is already cabled to {self.peer(ep)}", (ep,))
-            speeds.append(speed)
-        dev_a, dev_b = split_endpoint(a)[0], split_endpoint(b)[0]
+        dev_a, speed_a = self._free_end(a)
+        dev_b, speed_b = self._free_end(b)
         if dev_a == dev_b:
             raise ModelError(f"{a} and {b} are on the same device", (a, b))
         if dev_a in self._servers and dev_b in self._servers:
             raise ModelError(f"{a} and {b} are both server NICs; a NIC cables to a switch port", (a, b))
         if natural_key(b) < natural_key(a):
             a, b = b, a
-        link = Link(a, b, min(speeds))
-        self._links[link.id] = link
-        self._link_at[a] = link.id
-        self._link_at[b] = link.id
+        link = Link(a, b, min(speed_a, speed_b))
+        link_id = link.id
+        self._links[link_id] = link
+        self._link_at[a] = link_id
+        self._link_at[b] = link_id
         self._cabled.pop(dev_a, None)
         self._cabled.pop(dev_b, None)
-        self._emit(ev.LINK_ADDED, link.id)
+        self._emit(ev.LINK_ADDED, link_id)
         return link
+
+    def _free_end(self, ep: str) -> tuple[str, int]:
+        """(device id, speed) of an uncabled NIC or switch port, for `connect`."""
+        device, name = split_endpoint(ep)
+        speed = self._speed_at(device, name)
+        if speed is None:
+            raise ModelError(f"{excerpt(ep)} is not a NIC or a switch port of this design", (ep,))
+        if ep in self._link_at:
+            raise ModelError(f"{ep} is already cabled to {self.peer(ep)}", (ep,))
+        return device, speed
 
     def disconnect(self, link_id: str) -> Link:
         link = self._links.pop(link_id, None)

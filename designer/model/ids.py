@@ -14,15 +14,37 @@ _DIGITS = re.compile(r"([0-9]+)")
 # RFC 1123 label: letters, digits, hyphens; no leading/trailing hyphen; 1-63 chars.
 _LABEL = re.compile(r"^(?!-)[A-Za-z0-9-]{1,63}(?<!-)\Z")
 _PORT_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.:/-]{0,62}\Z")
+_ADDRESS_KEY = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)/[A-Za-z][A-Za-z0-9_.:/-]{0,62}")
+
+
+# text -> its natural_key, kept across calls: a design sorts the same ids and endpoints again and again
+# (every cable's two ends when it is cabled and again when the design is saved, every address key). A
+# pure function of the text, so it cannot go stale; cleared when it outgrows the largest designs.
+_KEYS: dict[str, tuple] = {}
+_KEYS_LIMIT = 1 << 21
 
 
 def natural_key(text: str) -> tuple:
     """Sort key that orders ``srv2`` before ``srv10``."""
-    # split() with a capturing group alternates text and digit runs, starting with text (maybe ""),
-    # so equal positions always hold the same type and tuples compare safely.
-    parts = _DIGITS.split(text)
-    parts[1::2] = map(int, parts[1::2])
-    return tuple(parts)
+    key = _KEYS.get(text)
+    if key is None:
+        device, sep, port = text.partition("/")
+        if device and sep:
+            # An endpoint: a few thousand devices share a few hundred port names, so both halves are
+            # mostly known. No digit run crosses the '/', so the runs of the whole are the device's
+            # runs then the port's, its last text run joined to the port's first ('/...').
+            head, tail = natural_key(device), natural_key(sep + port)
+            key = (*head[:-1], head[-1] + tail[0], *tail[1:])
+        else:
+            # split() with a capturing group alternates text and digit runs, starting and ending
+            # with text (maybe ""), so equal positions always hold the same type and tuples compare safely.
+            parts = _DIGITS.split(text)
+            parts[1::2] = map(int, parts[1::2])
+            key = tuple(parts)
+        if len(_KEYS) >= _KEYS_LIMIT:
+            _KEYS.clear()
+        _KEYS[text] = key
+    return key
 
 
 def natural_sorted(items, key=None):
@@ -38,8 +60,13 @@ def is_valid_hostname(name: str) -> bool:
     return all(_LABEL.match(label) for label in name.split("."))
 
 
+_HOSTNAME = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)(?:\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*")
+
+
 def hostname_problem(name: str) -> str | None:
     """Say what is wrong with a host name, or None when it is valid."""
+    if len(name) <= 253 and _HOSTNAME.fullmatch(name):
+        return None          # the usual answer, in one match: every check below passes
     if not name:
         return "it is empty"
     if len(name) > 253:
@@ -101,6 +128,8 @@ def split_endpoint(ep: str) -> tuple[str, str]:
 def address_key_problem(key: str) -> str | None:
     """What is wrong with an address key (``<device>/<port>``: a NIC, switch port, ``svi`` or ``lo``),
     or None. Keys are written in a design file's address table, one word each."""
+    if isinstance(key, str) and _ADDRESS_KEY.fullmatch(key) and ".." not in key:
+        return None          # a device id, '/', a port name: what the two checks below accept, in one match
     device, sep, port = key.partition("/") if isinstance(key, str) else ("", "", "")
     if not sep or not is_valid_device_id(device) or not is_valid_port_name(port):
         shown = repr(key[:60]) if isinstance(key, str) else type(key).__name__

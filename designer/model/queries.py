@@ -168,15 +168,19 @@ class FabricQueries:
 
     def endpoint_speed(self, ep: str) -> int | None:
         device, name = split_endpoint(ep)
+        return self._speed_at(device, name)
+
+    def _speed_at(self, device: str, name: str) -> int | None:
+        """The speed of port ``name`` of a switch or NIC ``name`` of a server; None when there is none."""
         if device in self._switches:
             port = self.ports(device).get(name)
             return port.speed if port else None
-        if device in self._servers:
-            index = nic_index(name)
-            try:
-                return self._servers[device].nic(index).speed if index is not None else None
-            except KeyError:
-                return None
+        server = self._servers.get(device)
+        index = nic_index(name) if server is not None else None
+        if index is not None:
+            for nic in server.nics:
+                if nic.index == index:
+                    return nic.speed
         return None
 
     def link_at(self, ep: str) -> Link | None:

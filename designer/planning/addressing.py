@@ -147,7 +147,7 @@ class _Cursor:
             if start + length > self.end:
                 raise PlanningError([f"{self.name} {self.cidr} ran out of addresses (pinned addresses use part of it)"])
             self.next += length
-            if not any(start + i in self.taken for i in range(length)):
+            if not self.taken or not any(start + i in self.taken for i in range(length)):
                 return start
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..model.entities import AddressingSettings, AsnSettings, DesignSettings, Nic, Role, Server, Switch
 from ..model.fabric import Fabric
+from ..model.gcpause import collector_paused
 from ..model.hardware import Catalog
 from ..model.ids import endpoint
 from ..model.validate import settings_problems
@@ -66,6 +67,7 @@ def make_server(catalog: Catalog, server_id_: str, model_id: str, su: int, rails
     return Server(server_id_, hostname or server_id_, model_id, su, nics, model.gpus)
 
 
+@collector_paused()
 def build(spec: BuildSpec, catalog: Catalog) -> Fabric:
     """A wired, addressed fabric; raises PlanningError listing every shortfall when it cannot work."""
     sizing = size(spec, catalog)

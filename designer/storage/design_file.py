@@ -25,14 +25,16 @@ from ..model.entities import (AddressingSettings, AsnSettings, DesignSettings, N
                               SPINE_ASN_MODES, SPINE_PLANE_MODES, Server, Switch)
 from ..model.errors import ModelError
 from ..model.fabric import Fabric, asn_key
+from ..model.gcpause import collector_paused
 from ..model.hardware import Catalog, breakout_runs, cage_range
 from ..model.ids import natural_key
 from ..model.limits import MAX_CAGES, MAX_DESIGN_BYTES, MAX_LINKS, MAX_SERVERS, MAX_SWITCHES, excerpt
 from ..model.validate import (GID_RANGE, GROUP_RANGE, PLANE_RANGE, POSITION_RANGE, RAIL_RANGE, SU_RANGE,
                               settings_problems)
 from .catalog_file import builtin_catalog, catalog_document, catalog_with, parse_catalog
+from .records import read as read_document, write as write_document
 from .atomic import write_atomic, write_problem
-from .yamlio import Context, FileFormatError, dump, field, only_keys, parse, read_text
+from .yamlio import Context, FileFormatError, field, only_keys, read_text
 
 FORMAT_VERSION = 1
 LINK_SEPARATOR = " -- "
@@ -86,8 +88,10 @@ def _write_tier_settings(doc: dict, s: DesignSettings) -> None:
 
 def tables(fabric: Fabric) -> dict[str, list[str]]:
     """The design's table sections, one record per line."""
+    pinned = fabric.pinned
+
     def flag(key: str) -> str:
-        return f" {PINNED}" if fabric.is_pinned(key) else ""
+        return f" {PINNED}" if key in pinned else ""
     return {
         "links": [f"{l.a}{LINK_SEPARATOR}{l.b}" for l in fabric.sorted_links()],
         "asns": [f"{k} {fabric.asns[k]}{flag(asn_key(k))}" for k in sorted(fabric.asns, key=natural_key)],
@@ -135,8 +139,9 @@ def _server_doc(fabric: Fabric, sv: Server) -> dict:
     return out
 
 
+@collector_paused()
 def dumps(fabric: Fabric) -> str:
-    parts = [dump(to_document(fabric))]
+    parts = [write_document(to_document(fabric))]
     for name, lines in tables(fabric).items():
         if lines:
             parts.append(f"{name}: |\n" + "".join(f"  {line}\n" for line in lines))
@@ -170,11 +175,12 @@ def load(path: Path, extra_catalogs: list[Path] | tuple = ()) -> Fabric:
     return loads(text, str(path), catalog_with(extra_catalogs) if extra_catalogs else None)
 
 
+@collector_paused()
 def loads(text: str, file: str = "<design>", catalog: Catalog | None = None) -> Fabric:
     if len(text) > MAX_DESIGN_BYTES:
         raise FileFormatError(file, f"has {len(text):,} characters; a design file has at most {MAX_DESIGN_BYTES:,}")
     ctx = Context(file, text)
-    raw = parse(text, file)
+    raw = read_document(text, file)
     if not isinstance(raw, dict):
         raise FileFormatError(file, "is not a design file: expected a mapping with format_version, switches, "
                               "servers and links at the top")
@@ -302,6 +308,7 @@ def _expand_breakouts(ctx, raw: dict, path: tuple) -> tuple:
 
 def _read_servers(ctx, raw, fabric) -> None:
     rails, planes = len(fabric.rails) or None, fabric.settings.fabric_planes
+    layouts: dict[str, tuple] = {}     # model id -> (NIC specs in index order, default rails, NIC names)
     for i, item in enumerate(_items(ctx, raw, "servers", MAX_SERVERS)):
         path = ("servers", i)
         if not isinstance(item, dict):
@@ -313,12 +320,18 @@ def _read_servers(ctx, raw, fabric) -> None:
             ctx.fail(path + ("model",), f"unknown server model {excerpt(model_id)}; known: "
                      f"{', '.join(sorted(fabric.catalog.servers))} (or add it under 'models:')")
         model = fabric.catalog.server(model_id)
-        default_rail = model.rails_by_nic(rails, planes)
+        if model_id not in layouts:
+            layouts[model_id] = (sorted(model.nics, key=lambda n: n.index), model.rails_by_nic(rails, planes),
+                                 {f"nic{n.index}" for n in model.nics})
+        specs, default_rail, known = layouts[model_id]
         overrides = field(ctx, item, "nics", path, dict, {})
-        known = {f"nic{n.index}" for n in model.nics}
         nics = []
-        for spec in sorted(model.nics, key=lambda n: n.index):
-            o = overrides.get(f"nic{spec.index}") or {}
+        for spec in specs:
+            o = overrides.get(f"nic{spec.index}") if overrides else None
+            if not o:          # as the model has it (the usual case)
+                nics.append(Nic(sid, spec.index, spec.netdev, spec.rdma, spec.speed, spec.gpus,
+                                default_rail.get(spec.index), spec.fabric_plane))
+                continue
             npath = path + ("nics", f"nic{spec.index}")
             if not isinstance(o, dict):
                 ctx.fail(npath, "should be a mapping of rail, netdev, rdma")

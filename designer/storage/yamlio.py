@@ -101,13 +101,26 @@ def _size(limit: int) -> str:
 
 def parse(text: str, file: str) -> Any:
     """The YAML document as plain data; FileFormatError (with the line) for anything unusable."""
+    return _parse(text, file)[0]
+
+
+def parse_with_spans(text: str, file: str) -> tuple[Any, list[tuple[int, int]]]:
+    """`parse`, and where each entry of a top-level mapping lies in ``text``: (offset of its key, offset
+    where its value ends)."""
+    data, node = _parse(text, file)
+    if not isinstance(node, yaml.MappingNode):
+        return data, []
+    return data, [(key.start_mark.index, value.end_mark.index) for key, value in node.value]
+
+
+def _parse(text: str, file: str) -> tuple[Any, yaml.Node | None]:
     loader = _StrictLoader(text)
     try:
         node = loader.get_single_node()
         if node is None:
-            return None
+            return None, None
         _check_nodes(node, file)
-        return loader.construct_document(node)
+        return loader.construct_document(node), node
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "YAML syntax error"
@@ -116,6 +129,13 @@ def parse(text: str, file: str) -> Any:
         raise FileFormatError(file, f"YAML error: {excerpt(str(exc), 200)}") from None
     finally:
         loader.dispose()
+
+
+def resolvers() -> dict[str, list]:
+    """First character -> the patterns of the implicit tags (bool, null, int, float, timestamp ...) that
+    the loader tries, in its order, on a plain scalar starting with it."""
+    return {first: [regexp for _, regexp in entries]
+            for first, entries in _StrictLoader.yaml_implicit_resolvers.items()}
 
 
 _INT_TAG = "tag:yaml.org,2002:int"

@@ -1,8 +1,9 @@
 """check_cidr: valid, normalised addresses pass as they are; others are normalised or refused."""
 
 import pytest
+from hypothesis import given, strategies as st
 
-from designer.model.addressing import check_cidr
+from designer.model.addressing import check_cidr, ip_str
 from designer.model.errors import ModelError
 
 
@@ -18,3 +19,9 @@ def test_valid_addresses(text, expected):
 def test_invalid_addresses_are_refused_naming_the_key(text):
     with pytest.raises(ModelError, match="for su1-srv01/nic0 is not an IPv4 address with a prefix length"):
         check_cidr(text, "su1-srv01/nic0")
+
+
+@given(st.integers(-(2 ** 40), 2 ** 40))
+def test_ip_str_writes_the_low_32_bits_as_a_dotted_quad(value):
+    low = value & 0xFFFFFFFF
+    assert ip_str(value) == ".".join(str(low >> shift & 255) for shift in (24, 16, 8, 0))
