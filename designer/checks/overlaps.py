@@ -96,7 +96,9 @@ class OverlapIndex:
         self.clashes = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]
                         if pools[a][1] <= pools[b][2] and pools[b][1] <= pools[a][2]]
         clashing = {pair for a, b in self.clashes for pair in ((a, b), (b, a))}
-        self.foreign = {category: [other for other in pools if other != category and (category, other) not in clashing]
+        # category -> (other pool, first, last) of the pools its addresses must stay out of
+        self.foreign = {category: tuple((other, pools[other][1], pools[other][2]) for other in pools
+                                        if other != category and (category, other) not in clashing)
                         for category in pools}
         self.strays: dict[tuple[str, str], set[str]] = {}   # (category, other pool) -> keys inside it
         self.placed: dict[str, tuple] = {}                  # key -> (category, address, entry or None)
@@ -105,15 +107,18 @@ class OverlapIndex:
         self.starts: dict[int, list[int]] = {}              # prefix -> sorted starts present
         self.cover: dict[Entry, Entry] = {}                 # subnet -> cover of another group
         self.stale: set[Entry] = set()
-        self._bulk = False                                  # building: sort and resolve once at the end
 
     def place(self, key: str, kind: Kind | None, address: tuple[int, int] | None) -> None:
         """Record ``key``'s kind and parsed address (None for either: not a live address)."""
         old = self.placed.pop(key, None)
         if old is not None:
             self._unplace(key, *old)
-        if kind is None or address is None:
-            return
+        if kind is not None and address is not None:
+            self._insert(key, kind, address, True)
+
+    def _insert(self, key: str, kind: Kind, address: tuple[int, int], index_entry: bool) -> None:
+        """Record a key not placed yet; ``index_entry`` False leaves a new subnet entry to
+        `_index_entries` (a whole design at once)."""
         category, group = kind
         addr, prefix = address
         entry = None
@@ -121,16 +126,31 @@ class OverlapIndex:
             entry = (addr & ~_SPANS[prefix], prefix, group)
             keys = self.keys_at.get(entry)
             if keys is None:
-                keys = self.keys_at[entry] = set()
-                self._add_entry(entry)
-            keys.add(key)
-        for other in self.foreign.get(category, ()):
-            if self.pools[other][1] <= addr <= self.pools[other][2]:
+                self.keys_at[entry] = {key}
+                if index_entry:
+                    self._add_entry(entry)
+            else:
+                keys.add(key)
+        for other, first, last in self.foreign.get(category, ()):
+            if first <= addr <= last:
                 self.strays.setdefault((category, other), set()).add(key)
         self.placed[key] = (category, addr, entry)
 
+    def _index_entries(self) -> None:
+        """Index every recorded subnet entry at once (each needs its cover worked out)."""
+        for start, prefix, group in self.keys_at:
+            groups = self.groups_at.get((start, prefix))
+            if groups is None:
+                self.groups_at[(start, prefix)] = {group}
+                self.starts.setdefault(prefix, []).append(start)
+            else:
+                groups.add(group)
+        for starts in self.starts.values():
+            starts.sort()
+        self.stale.update(self.keys_at)
+
     def _unplace(self, key: str, category: str, addr: int, entry: Entry | None) -> None:
-        for other in self.foreign.get(category, ()):
+        for other, _, _ in self.foreign.get(category, ()):
             self.strays.get((category, other), set()).discard(key)
         if entry is not None:
             keys = self.keys_at[entry]
@@ -142,11 +162,6 @@ class OverlapIndex:
     def _add_entry(self, entry: Entry) -> None:
         start, prefix, group = entry
         groups = self.groups_at.setdefault((start, prefix), set())
-        if self._bulk:
-            if not groups:
-                self.starts.setdefault(prefix, []).append(start)
-            groups.add(group)
-            return
         if not groups:
             insort(self.starts.setdefault(prefix, []), start)
         groups.add(group)
@@ -175,9 +190,9 @@ class OverlapIndex:
                     for group in self.groups_at[(inner, length)]:
                         yield inner, length, group
 
-    def _find_cover(self, entry: Entry) -> Entry | None:
+    def _find_cover(self, entry: Entry, lengths: list[int]) -> Entry | None:
         start, prefix, group = entry
-        for length in sorted(self.starts):
+        for length in lengths:                  # the prefix lengths present, shortest first
             if length > prefix:
                 break
             block = (start & ~_SPANS[length], length)
@@ -190,8 +205,9 @@ class OverlapIndex:
 
     def issues(self, addresses: dict[str, str]):
         """RD008's ``(message, ids)`` pairs; ``addresses`` is the design's key -> CIDR text."""
+        lengths = sorted(self.starts)
         for entry in self.stale:
-            found = self._find_cover(entry)
+            found = self._find_cover(entry, lengths)
             if found is None:
                 self.cover.pop(entry, None)
             else:
@@ -221,13 +237,10 @@ class OverlapIndex:
 def build_index(ctx) -> OverlapIndex:
     index = OverlapIndex(pools_of(ctx.settings))
     groups = key_groups(ctx)
-    index._bulk = True
+    insert = index._insert
     for key, address in ctx.addresses.items():
         kind = groups.get(key)
         if kind is not None:
-            index.place(key, kind, address)
-    index._bulk = False
-    for starts in index.starts.values():
-        starts.sort()
-    index.stale.update(index.keys_at)
+            insert(key, kind, address, False)
+    index._index_entries()
     return index
