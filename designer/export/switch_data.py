@@ -23,7 +23,7 @@ from ..model.hardware import Port, SwitchModel
 from ..model.ids import endpoint, is_valid_port_name
 from ..planning.addressing import loopback_key, svi_key
 from .errors import ExportError, require_hostname, require_port_name
-from .ppd_data import leaf_ppd_data, local_prefixes
+from .ppd_data import leaf_ppd_data, server_prefixes
 
 SWITCH_MTU = 9100
 SERVER_VLAN = 1000                 # the one VLAN that holds a subnet-per-leaf leaf's servers
@@ -119,7 +119,7 @@ def switch_data(fabric: Fabric, switch_id: str) -> dict:
                 interfaces.append({"port": port.name, "address": address_of(fabric, ep, "leaf downlink")})
     loopback = address_of(fabric, loopback_key(switch_id), "loopback")
     vlan = _vlan(fabric, switch_id, downlinks) if is_leaf and downlinks else None
-    local = local_prefixes(fabric, switch_id, vlan, interfaces, downlinks) if is_leaf else []
+    local = server_prefixes(fabric, switch_id) if is_leaf else []
     ppd = leaf_ppd_data(fabric, switch_id, hostname, local) if is_leaf and downlinks else None
     networks = [loopback] + local
     return {
