@@ -28,10 +28,8 @@ time by the bundle's PPD agent (ppd/rail-ppd-agent.py, per leaf ppd-pins.json).
 from __future__ import annotations
 
 import json
-import json.encoder
 
-import orjson
-
+from .jsontext import json_text
 from .qos import qos_tables
 
 DEVICE_TYPE = {"leaf": "ToRRouter", "spine": "LeafRouter", "core": "SpineRouter"}
@@ -75,59 +73,11 @@ def config_db(sw: dict) -> dict:
 
 
 def config_db_json(sw: dict) -> str:
-    """Tables and keys sorted, one line per entry: readable, diffable and fast for 500-port tables.
-
-    Each entry is written as ``json.dumps(entry, sort_keys=True)`` would (`_entry`); `_one_line_entries`
-    gets the same bytes from orjson for the documents every switch has (ASCII strings)."""
+    """Tables and keys sorted, one line per entry (as ``json.dumps(entry, sort_keys=True)`` writes it):
+    readable, diffable and fast for 500-port tables. An empty table keeps its closing brace on a line of
+    its own."""
     db = config_db(sw)
-    return _one_line_entries(db) or _formatted(db)
-
-
-_string = json.encoder.encode_basestring_ascii
-_entry = json.JSONEncoder(sort_keys=True).encode
-
-
-def _formatted(db: dict[str, dict]) -> str:
-    lines = ["{"]
-    for t, name in enumerate(sorted(db)):
-        lines.append(f"  {_string(name)}: {{")
-        entries = db[name]
-        keys = sorted(entries)
-        lines += [f"    {_string(key)}: {_entry(entries[key])}," for key in keys]
-        if keys:
-            lines[-1] = lines[-1][:-1]
-        lines.append("  }," if t < len(db) - 1 else "  }")
-    lines.append("}")
-    return "\n".join(lines) + "\n"
-
-
-# orjson's OPT_INDENT_2 layout -> ours. A raw line break only ever stands between JSON tokens (inside
-# strings it is escaped), so each pattern below can only match structure; its indentation says the
-# depth: 2 a table, 4 an entry, 6 an entry's field, 8 an item of a field's list. First the lists and
-# fields go onto their entry's line with json.dumps' ", " separator, then an empty table gets its own
-# closing line as `_formatted` writes it.
-_ONTO_ONE_LINE = (
-    (b",\n        ", b", "), (b"[\n        ", b"["), (b"\n      ]", b"]"),
-    (b",\n      ", b", "), (b"{\n      ", b"{"), (b"\n    }", b"}"),
-    (b"{},\n  \"", b"{\n  },\n  \""), (b"{}\n}", b"{\n  }\n}"),
-)
-_DEEPER_THAN_AN_ENTRY = b"\n      "
-
-
-def _one_line_entries(db: dict[str, dict]) -> str | None:
-    """`_formatted`'s text from one orjson call and a few replaces, or None when this document is not
-    of the shape the replaces handle: entries deeper than a list of strings (a nested object stays on
-    lines of its own, caught by its indentation), or text orjson escapes differently from
-    ``json.dumps(ensure_ascii=True)``, which it does only for bytes above 0x7E (written raw, not as
-    ``\\uXXXX``). CONFIG_DB entries are flat objects of strings and lists of strings; numbers and
-    floats have no place in them (orjson writes floats its own way)."""
-    if not db:
-        return None                          # orjson: "{}" on one line
-    text = orjson.dumps(db, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS)
-    if not text.isascii() or b"\x7f" in text:
-        return None
-    for pattern, replacement in _ONTO_ONE_LINE:
-        text = text.replace(pattern, replacement)
-    if _DEEPER_THAN_AN_ENTRY in text:
-        return None
-    return text.decode() + "\n"
+    text = json_text(db, depth=2, sort_keys=True) + "\n"
+    for name in (name for name, entries in db.items() if not entries):
+        text = text.replace(f"\n  {json.dumps(name)}: {{}}", f"\n  {json.dumps(name)}: {{\n  }}")
+    return text
