@@ -18,7 +18,7 @@ from ..model.addressing import cidr_str, network_of, size
 from ..model.fabric import Fabric
 from ..model.ids import endpoint
 from ..planning.addressing import svi_key
-from ..planning.ppd import MAX_LOCAL, MAX_PINS, leaf_ppd
+from ..planning.ppd import MAX_LOCAL, MAX_PINS, ppd_plan
 from ..planning.topology import LeafLinks, all_leaf_links, all_spine_links
 from .errors import ExportError
 from .memo import per_state
@@ -63,7 +63,7 @@ def redirect_action(next_hop: str, uplink: str) -> str:
 
 def leaf_ppd_data(fabric: Fabric, leaf_id: str, hostname: str, local: list[str]) -> dict | None:
     """The leaf's PPD: local-destination rules, then one pin per downlink. None without uplinks."""
-    plan = leaf_ppd(fabric, leaf_id, links_of(fabric, leaf_id))
+    plan = per_state(fabric, ppd_plan)[leaf_id]      # once per fabric state: the switch and PPD parts both ask
     if not plan.bindings:
         return None
     if len(local) > MAX_LOCAL or len(plan.bindings) > MAX_PINS:
