@@ -9,12 +9,11 @@ from __future__ import annotations
 import json
 
 from ..model.fabric import Fabric
-from ..planning.topology import leaf_links
 from ..resources import resources_dir
 from .errors import require_hostname
 from .parts import Files, Part
 from .ppd_csv import ppd_csv
-from .ppd_data import leaf_ppd_data, leaf_server_prefixes, pins_file
+from .ppd_data import leaf_ppd_data, links_of, pins_file, server_prefixes
 from .switch_data import SERVER_VLAN
 
 AGENT = "ppd/rail-ppd-agent.py"
@@ -28,7 +27,7 @@ def leaf_ids_with_ppd(fabric: Fabric) -> list[str]:
     """Leaves that have uplinks and servers (a rail-only leaf has no path to pin)."""
     out = []
     for leaf in fabric.leaves():
-        links = leaf_links(fabric, leaf.id)
+        links = links_of(fabric, leaf.id)
         if links.uplinks and links.downlinks:
             out.append(leaf.id)
     return out
@@ -37,8 +36,7 @@ def leaf_ids_with_ppd(fabric: Fabric) -> list[str]:
 def leaf_pins(fabric: Fabric, leaf_id: str) -> tuple[str, dict, dict] | None:
     """(hostname, the leaf's PPD data, its ppd-pins.json data), or None for a leaf with nothing to pin."""
     hostname = require_hostname(fabric.switches[leaf_id].hostname, leaf_id)
-    local = leaf_server_prefixes(fabric, leaf_id, leaf_links(fabric, leaf_id))
-    ppd = leaf_ppd_data(fabric, leaf_id, hostname, local)
+    ppd = leaf_ppd_data(fabric, leaf_id, hostname, server_prefixes(fabric, leaf_id))
     if ppd is None:
         return None
     vlan = None if fabric.settings.addressing.scheme == "p2p31" else f"Vlan{SERVER_VLAN}"

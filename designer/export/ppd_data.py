@@ -18,8 +18,8 @@ from ..model.addressing import cidr_str, network_of, size
 from ..model.fabric import Fabric
 from ..model.ids import endpoint
 from ..planning.addressing import svi_key
-from ..planning.ppd import MAX_LOCAL, MAX_PINS, leaf_ppd
-from ..planning.topology import LeafLinks, all_leaf_links, all_spine_links, leaf_links
+from ..planning.ppd import MAX_LOCAL, MAX_PINS, ppd_plan
+from ..planning.topology import LeafLinks, all_leaf_links, all_spine_links
 from .errors import ExportError
 from .memo import per_state
 
@@ -27,15 +27,6 @@ LOCAL_PRIORITY_TOP, EXCEPTION_PRIORITY_TOP, PIN_PRIORITY_TOP = 9000, 8000, 5000
 ACL_TABLE = "PPD"
 PINS_FORMAT = 1
 LINUX_TABLE_BASE, LINUX_PREF_BASE = 200, 10000         # the agent's linux backend: tables 200+, pref = 10000 - PRIORITY
-
-
-def local_prefixes(fabric: Fabric, leaf_id: str, vlan: dict | None, interfaces: list[dict],
-                   downlinks: list[str]) -> list[str]:
-    """The leaf's own server destinations, as few prefixes as cover exactly them."""
-    if vlan is not None:
-        return [vlan["subnet"]]
-    down = set(downlinks)
-    return collapse([network_of(i["address"]) for i in interfaces if i["port"] in down])
 
 
 def collapse(networks: list[tuple[int, int]]) -> list[str]:
@@ -72,7 +63,7 @@ def redirect_action(next_hop: str, uplink: str) -> str:
 
 def leaf_ppd_data(fabric: Fabric, leaf_id: str, hostname: str, local: list[str]) -> dict | None:
     """The leaf's PPD: local-destination rules, then one pin per downlink. None without uplinks."""
-    plan = leaf_ppd(fabric, leaf_id, leaf_links(fabric, leaf_id))
+    plan = per_state(fabric, ppd_plan)[leaf_id]      # once per fabric state: the switch and PPD parts both ask
     if not plan.bindings:
         return None
     if len(local) > MAX_LOCAL or len(plan.bindings) > MAX_PINS:
@@ -100,9 +91,15 @@ def leaf_ppd_data(fabric: Fabric, leaf_id: str, hostname: str, local: list[str])
             "local": locals_, "pins": pins}
 
 
+def links_of(fabric: Fabric, leaf_id: str) -> LeafLinks:
+    """`planning.topology.leaf_links`, computed for every leaf once per state of the fabric: the switch and
+    PPD parts ask for each leaf's several times."""
+    return per_state(fabric, all_leaf_links)[leaf_id]
+
+
 def leaf_server_prefixes(fabric: Fabric, leaf_id: str, links: LeafLinks) -> list[str]:
-    """What a leaf advertises for its servers, as `local_prefixes` gives it to the leaf's own switch data:
-    the gateway's subnet on a subnet-per-leaf leaf, else its downlink /31s collapsed."""
+    """What a leaf advertises for its servers: the gateway's subnet on a subnet-per-leaf leaf, else its
+    downlink /31s collapsed (as few prefixes as cover exactly them)."""
     if not links.downlinks:
         return []
     if fabric.settings.addressing.scheme != "p2p31":
@@ -116,7 +113,7 @@ def _build_leaf_index(fabric: Fabric) -> dict[str, tuple[frozenset[str], frozens
     cores_of = {spine: frozenset(ep.partition("/")[0] for _, ep in links.uplinks)
                 for spine, links in all_spine_links(fabric).items()}
     index = {}
-    for leaf, links in all_leaf_links(fabric).items():
+    for leaf, links in per_state(fabric, all_leaf_links).items():
         spines = frozenset(ep.partition("/")[0] for _, ep in links.uplinks)
         index[leaf] = (spines, frozenset().union(*(cores_of[s] for s in spines)),
                        leaf_server_prefixes(fabric, leaf, links))
@@ -129,14 +126,38 @@ def _leaf_index(fabric: Fabric) -> dict[str, tuple[frozenset[str], frozenset[str
     return per_state(fabric, _build_leaf_index)
 
 
+def server_prefixes(fabric: Fabric, leaf_id: str) -> list[str]:
+    """`leaf_server_prefixes` of a leaf, from the index."""
+    return _leaf_index(fabric)[leaf_id][2]
+
+
+def _build_reach(fabric: Fabric) -> dict[tuple[frozenset[str], frozenset[str]], list[str]]:
+    """(spines, cores) of a leaf -> every leaf sharing one of those spines or cores, in natural order.
+    Leaves wired alike (a rail's leaves on the same spines) share one answer, and each answer is found
+    through the spines' and cores' own leaf lists, not by comparing every pair of leaves."""
+    index = _leaf_index(fabric)
+    order = {leaf: i for i, leaf in enumerate(index)}
+    on_spine: dict[str, list[str]] = {}
+    on_core: dict[str, list[str]] = {}
+    for leaf, (spines, cores, _) in index.items():
+        for spine in spines:
+            on_spine.setdefault(spine, []).append(leaf)
+        for core in cores:
+            on_core.setdefault(core, []).append(leaf)
+    reach = {}
+    for spines, cores, _ in index.values():
+        if (spines, cores) not in reach:
+            found = set().union(*(on_spine[s] for s in spines), *(on_core[c] for c in cores))
+            reach[spines, cores] = sorted(found, key=order.__getitem__)
+    return reach
+
+
 def reachable_leaves(fabric: Fabric, leaf_id: str) -> list[str]:
     """The other leaves whose servers this leaf's spines can carry traffic to, in natural order: those that
     share a spine with it, and (three tiers) those whose spines share a core with its spines, which the
     spines reach only through the cores."""
-    index = _leaf_index(fabric)
-    spines, cores, _ = index[leaf_id]
-    return [other for other, (their_spines, their_cores, _) in index.items()
-            if other != leaf_id and (spines & their_spines or cores & their_cores)]
+    spines, cores, _ = _leaf_index(fabric)[leaf_id]
+    return [other for other in per_state(fabric, _build_reach)[spines, cores] if other != leaf_id]
 
 
 def candidate_order(primary: int, offset: int, uplinks: int) -> list[int]:
@@ -157,7 +178,7 @@ def pins_file(fabric: Fabric, leaf_id: str, hostname: str, ppd: dict, vlan: str 
     that leaf, or, for a leaf of another spine group, its way through the cores), the agent sends the
     source's traffic to that prefix by the next candidate that does. ``l3_interface`` is where a source's packets enter the router:
     the server VLAN (``vlan``) or the downlink port itself."""
-    links = leaf_links(fabric, leaf_id)
+    links = links_of(fabric, leaf_id)
     uplinks = {}
     for port, ep in links.uplinks:
         spine_id, _, spine_port = ep.partition("/")

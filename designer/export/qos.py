@@ -27,6 +27,8 @@ Barefoot ASICs; on others remove ``pfc_to_pg_map`` if the SAI refuses it (see NO
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 PROFILE = "ROCE"
 ROCE_DSCP, ROCE_TC = 26, 3
 CNP_DSCP, CNP_TC = 48, 6
@@ -48,10 +50,40 @@ def _map(pairs: dict[int, int], keys: range) -> dict[str, str]:
 
 def qos_tables(ports: list[str], server_ports: set[str] = frozenset()) -> dict[str, dict]:
     """The global maps and profiles, plus QUEUE, PORT_QOS_MAP, CABLE_LENGTH and PFC_WD for each of
-    ``ports`` (the cabled ones); ``server_ports`` are those cabled to servers."""
+    ``ports`` (the cabled ones); ``server_ports`` are those cabled to servers.
+
+    The per-port entries are the same for every port, so each is one object shared by all ports, and
+    the global tables are built once for every switch: the result is for writing out, not for editing."""
+    tables = dict(_global_tables())
+    lossless = {"wred_profile": LOSSLESS_WRED, "scheduler": DWRR_SCHEDULER}
+    strict = {"scheduler": STRICT_SCHEDULER}
+    port_qos = {
+        "dscp_to_tc_map": PROFILE, "tc_to_queue_map": PROFILE, "tc_to_pg_map": PROFILE,
+        "pfc_to_queue_map": PROFILE, "pfc_to_pg_map": PROFILE,
+        "pfc_enable": str(ROCE_TC), "pfcwd_sw_enable": str(ROCE_TC),
+    }
+    watchdog = {"action": PFCWD_ACTION, "detection_time": str(PFCWD_DETECTION_MS),
+                "restoration_time": str(PFCWD_RESTORATION_MS)}
+    queues, port_maps, lengths = {}, {}, {}
+    pfc_wd = {"GLOBAL": {"POLL_INTERVAL": str(PFCWD_POLL_MS)}}
+    for port in ports:
+        queues[f"{port}|{ROCE_TC}"] = lossless
+        queues[f"{port}|{CNP_TC}"] = strict
+        port_maps[port] = port_qos
+        pfc_wd[port] = watchdog
+        lengths[port] = SERVER_CABLE if port in server_ports else FABRIC_CABLE
+    tables.update(QUEUE=queues, PORT_QOS_MAP=port_maps, PFC_WD=pfc_wd)
+    if lengths:
+        tables["CABLE_LENGTH"] = {CABLE_LENGTH_NAME: lengths}
+    return tables
+
+
+@lru_cache(maxsize=1)
+def _global_tables() -> dict[str, dict]:
+    """The maps, the WRED profile and the schedulers: the same on every switch."""
     classes = range(8)
     identity = {tc: tc for tc in classes}
-    tables: dict[str, dict] = {
+    return {
         "DSCP_TO_TC_MAP": {PROFILE: _map({ROCE_DSCP: ROCE_TC, CNP_DSCP: CNP_TC}, range(64))},
         "TC_TO_QUEUE_MAP": {PROFILE: _map(identity, classes)},
         "TC_TO_PRIORITY_GROUP_MAP": {PROFILE: _map({ROCE_TC: ROCE_TC}, classes)},     # the rest to PG 0
@@ -71,23 +103,4 @@ def qos_tables(ports: list[str], server_ports: set[str] = frozenset()) -> dict[s
             STRICT_SCHEDULER: {"type": "STRICT"},
             DWRR_SCHEDULER: {"type": "DWRR", "weight": "50"},
         },
-        "QUEUE": {},
-        "PORT_QOS_MAP": {},
-        "PFC_WD": {"GLOBAL": {"POLL_INTERVAL": str(PFCWD_POLL_MS)}},
     }
-    lengths = {}
-    for port in ports:
-        tables["QUEUE"][f"{port}|{ROCE_TC}"] = {"wred_profile": LOSSLESS_WRED, "scheduler": DWRR_SCHEDULER}
-        tables["QUEUE"][f"{port}|{CNP_TC}"] = {"scheduler": STRICT_SCHEDULER}
-        tables["PORT_QOS_MAP"][port] = {
-            "dscp_to_tc_map": PROFILE, "tc_to_queue_map": PROFILE, "tc_to_pg_map": PROFILE,
-            "pfc_to_queue_map": PROFILE, "pfc_to_pg_map": PROFILE,
-            "pfc_enable": str(ROCE_TC), "pfcwd_sw_enable": str(ROCE_TC),
-        }
-        tables["PFC_WD"][port] = {"action": PFCWD_ACTION, "detection_time": str(PFCWD_DETECTION_MS),
-                                  "restoration_time": str(PFCWD_RESTORATION_MS)}
-        lengths[port] = SERVER_CABLE if port in server_ports else FABRIC_CABLE
-    if lengths:
-        tables["CABLE_LENGTH"] = {CABLE_LENGTH_NAME: lengths}
-    return tables
-

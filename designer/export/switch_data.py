@@ -20,10 +20,10 @@ from ..model.addressing import cidr_str, network_of
 from ..model.entities import Role, Switch
 from ..model.fabric import Fabric
 from ..model.hardware import Port, SwitchModel
-from ..model.ids import endpoint, split_endpoint
+from ..model.ids import endpoint, is_valid_port_name
 from ..planning.addressing import loopback_key, svi_key
 from .errors import ExportError, require_hostname, require_port_name
-from .ppd_data import leaf_ppd_data, local_prefixes
+from .ppd_data import leaf_ppd_data, server_prefixes
 
 SWITCH_MTU = 9100
 SERVER_VLAN = 1000                 # the one VLAN that holds a subnet-per-leaf leaf's servers
@@ -61,17 +61,15 @@ def port_entry(port: Port, peer_host: str | None, peer_port: str | None) -> dict
     return entry
 
 
-def _peer(fabric: Fabric, ep: str) -> tuple[str | None, str | None, object]:
-    """(peer host name, peer port as the peer calls it, peer device) of a cabled endpoint, or Nones."""
-    peer_ep = fabric.peer(ep)
-    if peer_ep is None:
-        return None, None, None
-    device_id, port = split_endpoint(peer_ep)
-    device = fabric.device(device_id)
-    if not isinstance(device, Switch):
+def _peer(fabric: Fabric, peer_ep: str) -> tuple[str, str, Switch | None]:
+    """(host name, port as the peer calls it, the peer if it is a switch) of the far end of a cable."""
+    device_id, _, port = peer_ep.partition("/")
+    switch = fabric.switches.get(device_id)
+    device = switch or fabric.servers[device_id]
+    if switch is None:
         port = fabric.nic(peer_ep).netdev
     # Peer names land in config lines (descriptions): refuse any that could break a line.
-    return _checked_hostname(device.hostname, device_id), _checked_port(port, device_id), device
+    return _checked_hostname(device.hostname, device_id), _checked_port(port, device_id), switch
 
 
 def breakout_entries(fabric: Fabric, switch: Switch) -> list[dict]:
@@ -98,26 +96,30 @@ def switch_data(fabric: Fabric, switch_id: str) -> dict:
     model = fabric.catalog.switch(switch.model)
     is_leaf = switch.role is Role.LEAF
     ports, interfaces, neighbors, downlinks = [], [], [], []
+    peers = {port.name: peer_ep for port, peer_ep in fabric.cabled_ports(switch_id)}
+    p2p31 = fabric.settings.addressing.scheme == "p2p31"
     for port in fabric.ports(switch_id).values():
-        require_port_name(port.name, switch_id)
-        ep = endpoint(switch_id, port.name)
-        peer_host, peer_port, peer = _peer(fabric, ep)
-        ports.append(port_entry(port, peer_host, peer_port))
-        if peer is None:
+        _checked_port(port.name, switch_id)
+        peer_ep = peers.get(port.name)
+        if peer_ep is None:
+            ports.append(port_entry(port, None, None))
             continue
-        if isinstance(peer, Switch):
+        peer_host, peer_port, peer = _peer(fabric, peer_ep)
+        ports.append(port_entry(port, peer_host, peer_port))
+        ep = endpoint(switch_id, port.name)
+        if peer is not None:
             local = address_of(fabric, ep, "switch port")
-            remote = address_of(fabric, fabric.peer(ep), "switch port")
+            remote = address_of(fabric, peer_ep, "switch port")
             interfaces.append({"port": port.name, "address": local})
             neighbors.append({"ip": ip_of(remote), "asn": _asn(fabric, peer.id), "name": peer_host,
                               "peer_port": peer_port, "local_port": port.name, "local_addr": ip_of(local)})
         else:
             downlinks.append(port.name)
-            if fabric.settings.addressing.scheme == "p2p31":
+            if p2p31:
                 interfaces.append({"port": port.name, "address": address_of(fabric, ep, "leaf downlink")})
     loopback = address_of(fabric, loopback_key(switch_id), "loopback")
     vlan = _vlan(fabric, switch_id, downlinks) if is_leaf and downlinks else None
-    local = local_prefixes(fabric, switch_id, vlan, interfaces, downlinks) if is_leaf else []
+    local = server_prefixes(fabric, switch_id) if is_leaf else []
     ppd = leaf_ppd_data(fabric, switch_id, hostname, local) if is_leaf and downlinks else None
     networks = [loopback] + local
     return {
@@ -165,7 +167,8 @@ def discard_routes(networks: list[str], connected: list[str]) -> list[str]:
     downlink /31s). FRR sends a ``network`` only when that exact prefix is in the RIB (``bgp network
     import-check``, on by default since 7.4), so each one gets a discard route (``blackhole``, staticd,
     which SONiC's bgp container runs): the /31s inside it are longer and still win."""
-    exact = {cidr_str(*network_of(cidr)) for cidr in connected}
+    lengths = {prefix.partition("/")[2] for prefix in networks}       # only these can match exactly
+    exact = {cidr_str(*network_of(cidr)) for cidr in connected if cidr.partition("/")[2] in lengths}
     return [prefix for prefix in networks if prefix not in exact]
 
 
@@ -175,8 +178,13 @@ def _checked_hostname(hostname: str, device_id: str) -> str:
 
 
 @lru_cache(maxsize=65536)
+def _valid_port_name(name: str) -> bool:
+    return is_valid_port_name(name)
+
+
 def _checked_port(name: str, device_id: str) -> str:
-    return require_port_name(name, device_id)
+    """`require_port_name` with the verdict on the name remembered (every switch of a model has the same ports)."""
+    return name if _valid_port_name(name) else require_port_name(name, device_id)
 
 
 def _asn(fabric: Fabric, switch_id: str) -> int:

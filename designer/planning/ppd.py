@@ -9,7 +9,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..model.addressing import split_cidr, ip_str
 from ..model.fabric import Fabric
 from ..model.ids import endpoint, split_endpoint
 from .topology import LeafLinks, all_leaf_links
@@ -40,8 +39,8 @@ class LeafPpd:
 
 
 def _ip(fabric: Fabric, key: str) -> str | None:
-    cidr = fabric.addresses.get(key)
-    return ip_str(split_cidr(cidr)[0]) if cidr else None
+    cidr = fabric.addresses.get(key)      # stored normalised (model.addressing.check_cidr)
+    return cidr.partition("/")[0] if cidr else None
 
 
 def group_size(downlinks: int, uplinks: int) -> int:

@@ -99,3 +99,24 @@ def test_a_pin_whose_spine_lost_its_cores_sends_other_groups_by_the_spine_that_h
 
 def pins_of_local(fabric, leaf):
     return json.loads(bundle_preview(fabric, leaf)[f"switches/{leaf}/ppd-pins.json"])["local"]
+
+
+def test_reachable_leaves_are_every_leaf_sharing_a_spine_or_a_core_in_natural_order():
+    """The grouped answer (one per way of wiring a leaf) against the definition, leaf pair by leaf pair,
+    also once a cut cable leaves one leaf wired unlike its rail."""
+    from designer.export.ppd_data import _leaf_index, reachable_leaves
+    from designer.planning.build import build
+    from designer.storage.catalog_file import builtin_catalog
+    from designer.storage.presets import load_preset
+    from tests.export.shapes import NEW_SHAPES
+
+    per_rail = build(load_preset("default").spec(sus=2, servers_per_su=4, rails=2, spine_planes="per-rail",
+                                                 spines=2, oversubscription=2.0), builtin_catalog())
+    cut = build(load_preset("default").spec(sus=2, servers_per_su=4, rails=2), builtin_catalog())
+    port = next(port for port, far in cut.cabled_ports("su1-leaf-r1") if far.partition("/")[0] in cut.switches)
+    cut.disconnect(cut.link_at(f"su1-leaf-r1/{port.name}").id)
+    for fabric in [new_shape(name) for name in NEW_SHAPES] + [per_rail, cut]:
+        index = _leaf_index(fabric)
+        for leaf, (spines, cores, _) in index.items():
+            expected = [o for o, (s, c, _) in index.items() if o != leaf and (spines & s or cores & c)]
+            assert reachable_leaves(fabric, leaf) == expected
