@@ -12,6 +12,7 @@ fails `validate` with the code printed here. Export's own raise stays as the las
 | more PPD rules on a leaf than its ACL priority ranges hold | RD028 |
 | an address key on a server that names none of its NICs   | RD029 |
 | a NIC port whose rail and plane get no host routing table | RD031 |
+| a NIC cabled to a spine or core (checks/wiring.py)       | RD032 |
 | an invalid host name / two devices with one host name    | RD010 / RD011 |
 """
 

@@ -22,7 +22,7 @@ from .registry import registered, run_guarded
 
 # the rules one more cable can break (a cable only ever shrinks what RD006 and RD041 find missing,
 # and the diff leaves those findings out; RD005, unconnected NICs, cannot come from drawing a cable)
-CABLE_RULES = ("RD003", "RD004", "RD006", "RD018", "RD019", "RD041", "RD042", "RD043", "RD044")
+CABLE_RULES = ("RD003", "RD004", "RD032", "RD006", "RD018", "RD019", "RD041", "RD042", "RD043", "RD044")
 
 
 @dataclass(frozen=True)

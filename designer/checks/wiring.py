@@ -18,7 +18,7 @@ def speed_mismatch(ctx):
             yield f"cable {link.a} ({a}G) - {link.b} ({b}G) joins two different speeds", (link.id, link.a, link.b)
 
 
-@rule("RD004", "NIC on the wrong rail or cabled to a spine", Severity.ERROR,
+@rule("RD004", "NIC on the wrong rail", Severity.ERROR,
       "Move the NIC to the leaf of its own rail in its SU (or change the NIC's rail if the NIC numbering is wrong).")
 def cross_rail(ctx):
     nics = ctx.nics
@@ -28,11 +28,17 @@ def cross_rail(ctx):
             if nic is not None and nic.rail is not None and nic.rail != leaf.rail:
                 yield (f"{nic_id} (rail {nic.rail}) is cabled to {leaf.id}, a leaf of rail {leaf.rail}",
                        (nic_id, leaf.id))
+
+
+@rule("RD032", "NIC cabled to a spine or core", Severity.ERROR,
+      "Move the NIC to the leaf of its own rail in its SU: only leaves have server ports, so no config can be "
+      "written for a NIC on a spine or core (export --force stops on this too).")
+def nic_above_the_leaves(ctx):
     for _, a, b in ctx.cables:
-        for (nic_ep, _, nic_kind, _), (_, spine, kind, _) in ((a, b), (b, a)):
-            if nic_kind == "nic" and kind == "spine":
-                yield (f"{nic_ep} is cabled directly to spine {spine}; server NICs belong on a leaf",
-                       (nic_ep, spine))
+        for (nic_ep, _, nic_kind, _), (_, switch, kind, _) in ((a, b), (b, a)):
+            if nic_kind == "nic" and kind in ("spine", "core"):
+                yield (f"{nic_ep} is cabled directly to {kind} {switch}; server NICs belong on a leaf",
+                       (nic_ep, switch))
 
 
 @rule("RD005", "Rail NIC not connected", Severity.WARNING,

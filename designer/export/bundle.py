@@ -56,7 +56,7 @@ class ExportRefused(ExportError):
 
 # Findings that make the exporters refuse (checks/export_ready.py lists which refusal each covers):
 # a forced export stops on them before rendering anything.
-BLOCKING = frozenset({"RD010", "RD013", "RD015", "RD025", "RD027", "RD028", "RD029", "RD031"})
+BLOCKING = frozenset({"RD010", "RD013", "RD015", "RD025", "RD027", "RD028", "RD029", "RD031", "RD032"})
 
 
 @dataclass(frozen=True)

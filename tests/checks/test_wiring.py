@@ -25,7 +25,8 @@ def test_nic_moved_to_another_rails_leaf_is_one_cross_rail_error(default):
 def test_nic_cabled_to_a_spine_is_an_error(default):
     nic = nic_of_rail(default, "su1-srv01", 0)
     default.move_nic(nic, "spine-02")
-    [finding] = of_code(default, "RD004")
+    [finding] = of_code(default, "RD032")
+    assert not of_code(default, "RD004")
     assert finding.ids == (nic, "spine-02")
     assert finding.message == f"{nic} is cabled directly to spine spine-02; server NICs belong on a leaf"
 

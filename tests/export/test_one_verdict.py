@@ -56,3 +56,16 @@ def test_validate_and_export_agree_on_mutated_designs(base, rng, count, tmp_path
     for path in paths:
         _safe_relpath(path)
     assert len(set(paths)) == len(paths), "two objects write one file"
+
+
+def test_a_nic_on_a_spine_is_refused_by_a_forced_export_with_its_code(tmp_path):
+    """Found by the property above: validate said RD003/RD004 (forceable), and the forced export then
+    failed late on 'leaf downlink spine-01/Ethernet32 has no address'."""
+    f = BASES["p2p31"]()
+    nic = "su1-srv01/nic0"
+    f.disconnect(f.link_at(nic).id)
+    f.connect(nic, f"spine-01/{f.free_ports('spine-01')[0].name}")
+    with pytest.raises(ExportRefused) as refused:
+        export(f, tmp_path / "bundle", force=True)
+    assert refused.value.forced and [x.code for x in refused.value.findings] == ["RD032"]
+    assert refused.value.findings[0].ids == (nic, "spine-01") and not (tmp_path / "bundle").exists()
