@@ -10,6 +10,7 @@ them in `ExportResult.removed`. Forked render workers die with the process that 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import multiprocessing
 import os
 import re
@@ -140,6 +141,17 @@ def _batches(jobs: list[Job], size: int) -> list[list[Job]]:
     return [jobs[i:i + size] for i in range(0, len(jobs), size)]
 
 
+def _first_of_each_part(batches: list[list[Job]]) -> list[int]:
+    """Indexes of the first per-device batch of each part."""
+    seen, firsts = set(), []
+    for n, batch in enumerate(batches):
+        index, device = batch[0]
+        if device is not None and index not in seen:
+            seen.add(index)
+            firsts.append(n)
+    return firsts
+
+
 def _render_into(root: Path, fabric: Fabric, chosen: list[Part], progress: Progress | None,
                  cancel: Callable[[], bool] | None, workers: int) -> list[Entry]:
     """Write every part's files under ``root``; returns one manifest entry per file."""
@@ -153,9 +165,16 @@ def _render_into(root: Path, fabric: Fabric, chosen: list[Part], progress: Progr
     pool = None
     try:
         if workers > 1:
+            # The first device of each part, here: it computes the part's whole-fabric data
+            # (memo.per_state), which the forked workers then share instead of each computing it again.
+            firsts = _first_of_each_part(batches)
+            warm = [_run_jobs(batches[i]) for i in firsts]
+            warmed = set(firsts)
+            rest = [b for i, b in enumerate(batches) if i not in warmed]
+            batches = [batches[i] for i in firsts] + rest
             pool = multiprocessing.get_context("fork").Pool(workers, initializer=die_with_parent,
                                                             initargs=(os.getpid(),))
-            results = pool.imap(_run_jobs, batches)
+            results = itertools.chain(warm, pool.imap(_run_jobs, rest))
         else:
             results = map(_run_jobs, batches)
         done = 0
