@@ -14,6 +14,8 @@ _DIGITS = re.compile(r"([0-9]+)")
 # RFC 1123 label: letters, digits, hyphens; no leading/trailing hyphen; 1-63 chars.
 _LABEL = re.compile(r"^(?!-)[A-Za-z0-9-]{1,63}(?<!-)\Z")
 _PORT_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.:/-]{0,62}\Z")
+# A whole valid host name in one match (exporters ask for every cable end of a large design).
+_HOSTNAME = re.compile(r"(?=.{1,253}\Z)(?!-)[A-Za-z0-9-]{1,63}(?<!-)(?:\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*\Z").match
 
 
 def natural_key(text: str) -> tuple:
@@ -33,13 +35,16 @@ def natural_sorted(items, key=None):
 
 def is_valid_hostname(name: str) -> bool:
     """RFC 1123 host name: dot-separated labels, at most 253 characters."""
-    if not name or len(name) > 253:
-        return False
-    return all(_LABEL.match(label) for label in name.split("."))
+    return _HOSTNAME(name) is not None
 
 
 def hostname_problem(name: str) -> str | None:
     """Say what is wrong with a host name, or None when it is valid."""
+    return None if _HOSTNAME(name) else _hostname_fault(name)
+
+
+def _hostname_fault(name: str) -> str | None:
+    """The first rule ``name`` breaks, checked one by one (None only for a valid name)."""
     if not name:
         return "it is empty"
     if len(name) > 253:

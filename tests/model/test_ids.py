@@ -1,4 +1,6 @@
-from designer.model.ids import hostname_problem, natural_key, split_endpoint
+from hypothesis import given, strategies as st
+
+from designer.model.ids import _hostname_fault, hostname_problem, is_valid_hostname, natural_key, split_endpoint
 
 
 def test_natural_order_puts_srv2_before_srv10():
@@ -16,3 +18,11 @@ def test_hostname_problems_are_named():
     assert "hyphen" in hostname_problem("-x")
     assert "' '" in hostname_problem("a b")
     assert "empty" in hostname_problem("")
+
+
+@given(st.one_of(st.text(alphabet="aZ09-._ /\né", max_size=70),
+                 st.lists(st.text(alphabet="ab-", min_size=0, max_size=66), max_size=5).map(".".join)))
+def test_one_match_accepts_exactly_the_names_the_rules_accept(name):
+    # hostname_problem answers valid names with one regex match and explains the others rule by rule.
+    assert is_valid_hostname(name) == (_hostname_fault(name) is None)
+    assert (hostname_problem(name) is None) == is_valid_hostname(name)
