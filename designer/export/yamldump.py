@@ -21,6 +21,10 @@ _Base = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 _OPTIONS = {"default_flow_style": False, "allow_unicode": True, "width": 1000}
 _STR_TAG = "tag:yaml.org,2002:str"
 _RESOLVER = yaml.resolver.Resolver()
+# First characters the resolver has implicit types for (bools, numbers, null...); any other first
+# character reads back as a string (unless some resolver is registered for every first character).
+_TYPED_FIRST = frozenset(_RESOLVER.yaml_implicit_resolvers)
+_ANY_FIRST = None in _TYPED_FIRST
 # Printable ASCII that PyYAML's emitter writes plain in block context: no indicator at the start, no
 # "#", no "- " or a lone "-" at the start, no ": " or "  " or trailing ":" / " " (a run of safe
 # characters after every space or colon).
@@ -75,7 +79,8 @@ class _Writer:
     def _string(self, s: str) -> str:
         if len(s) > _LONGEST:
             raise _Whole
-        if _PLAIN(s) and not s.startswith(("---", "...")) and _RESOLVER.resolve(yaml.ScalarNode, s, (True, False)) == _STR_TAG:
+        if _PLAIN(s) and not s.startswith(("---", "...")) and (
+                not _ANY_FIRST and s[0] not in _TYPED_FIRST or _RESOLVER.resolve(yaml.ScalarNode, s, (True, False)) == _STR_TAG):
             return s
         return self._alone(s)
 
@@ -108,7 +113,7 @@ class _Writer:
         """``data`` (a non-empty dict or list) as block lines, the first starting with ``lead``."""
         if indent > 100:
             raise _Whole
-        pad = " " * indent
+        pad, append, value = " " * indent, self.lines.append, self.value
         if type(data) is dict:
             items = data.items()
             if self.sort_keys:
@@ -116,25 +121,27 @@ class _Writer:
                     items = sorted(items)
                 except TypeError:                     # as PyYAML does: mixed key types stay in order
                     pass
-            for i, (k, v) in enumerate(items):
-                start = f"{lead if i == 0 else pad}{self.key(k)}:"
+            start = lead
+            for k, v in items:
                 kind = type(v)
                 if v and kind is dict:
-                    self.lines.append(start)
+                    append(f"{start}{self.key(k)}:")
                     self.block(v, indent + 2, pad + "  ")
                 elif v and kind is list:
-                    self.lines.append(start)
+                    append(f"{start}{self.key(k)}:")
                     self.block(v, indent, pad)
                 else:
-                    self.lines.append(f"{start} {self.value(v)}")
+                    append(f"{start}{self.key(k)}: {value(v)}")
+                start = pad
         else:
-            for i, item in enumerate(data):
-                start = f"{lead if i == 0 else pad}- "
+            start = lead + "- "
+            for item in data:
                 kind = type(item)
                 if item and (kind is dict or kind is list):
                     self.block(item, indent + 2, start)
                 else:
-                    self.lines.append(start + self.value(item))
+                    append(start + value(item))
+                start = pad + "- "
 
 
 def dump(data: Any, sort_keys: bool = False) -> str:
