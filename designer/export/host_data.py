@@ -124,7 +124,7 @@ def rail_nics(fabric: Fabric, server: Server) -> list[dict]:
         if gateway is None:
             raise ExportError(f"{nic_id} has no gateway: the leaf side of {leaf_ep} has no address; "
                               "re-plan the addresses")
-        address, _, prefix = cidr.partition("/")
+        address = cidr.partition("/")[0]
         net, prefix_len = network_of(cidr)
         try:
             port = _port_plan(nic.rail, nic.fabric_plane, planes)

@@ -7,8 +7,7 @@ bytes above 0x7E raw where json escapes them, NaN and infinities as ``null``, fl
 up with its own exponent form and floats below 1e-4 in decimals where json writes an exponent, so
 any output holding a non-ASCII byte, a DEL, a ``null``, a digit followed by ``e`` / ``E`` or
 ``0.0000`` goes to the json module instead (a string that merely contains such text only costs the
-slower path). Documents orjson refuses (non-string keys, integers
-past 64 bits) go there too. tests/export/test_jsondump.py holds both to the same bytes.
+slower path). Documents orjson refuses (non-string keys, integers past 64 bits) go there too. tests/export/test_jsondump.py holds both to the same bytes.
 """
 
 from __future__ import annotations
