@@ -59,9 +59,9 @@ def _ns(ns: str, *cmd: str) -> str:
 
 
 def _state(ns: str) -> str:
-    # IPv4 only: the script sets no IPv6, and the kernel's own link-local addresses leave "tentative"
-    # (duplicate address detection) on their own time, so on a loaded machine two looks could differ.
-    return "\n".join([_ns(ns, "ip", "rule", "show"), _ns(ns, "ip", "route", "show", "table", "all"),
+    # IPv4 only: the script sets no IPv6, and the kernel's own link-local addresses (and their local
+    # routes) finish duplicate address detection on their own time, so two looks under load could differ.
+    return "\n".join([_ns(ns, "ip", "rule", "show"), _ns(ns, "ip", "-4", "route", "show", "table", "all"),
                       _ns(ns, "ip", "-4", "-o", "address", "show")])
 
 
