@@ -13,16 +13,13 @@ on every switch group the inventory has (`switch_groups`).
 
 from __future__ import annotations
 
-import yaml
-
 from ..model.entities import Role
 from ..model.fabric import Fabric
 from ..resources import templates_dir
 from .deploy import playbook
 from .names import checked_hostname
 from .parts import Files, Part
-
-_Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+from .yamldump import dump
 
 
 def rail_group(rail: int) -> str:
@@ -87,8 +84,7 @@ def inventory(fabric: Fabric) -> dict:
 
 def render_inventory(fabric: Fabric) -> str:
     header = "# Ansible inventory for a rail-designer bundle; use with site.yml in this folder.\n"
-    body = yaml.dump(inventory(fabric), Dumper=_Dumper, sort_keys=True, default_flow_style=False, width=1000)
-    return header + body
+    return header + dump(inventory(fabric), sort_keys=True)
 
 
 def render_global(fabric: Fabric) -> Files:

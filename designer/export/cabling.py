@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import csv
 import io
+from functools import lru_cache
+from operator import itemgetter
 
 from ..model.entities import Role
 from ..model.fabric import Fabric
-from ..model.hardware import parse_breakout
+from ..model.hardware import Port, parse_breakout
 from ..model.ids import natural_key, split_endpoint
 from .env import render
 from .errors import require_hostname, require_port_name
@@ -43,36 +45,46 @@ class _Ends:
             name = self.hostnames[device_id] = require_hostname(self.fabric.device(device_id).hostname, device_id)
         return name
 
-    def sort_key(self, ep: str) -> tuple[int, int]:
-        """(switch order, front-panel index) of a switch endpoint."""
-        device, port = split_endpoint(ep)
+    def sort_key(self, device: str, port: str) -> tuple[int, int]:
+        """(switch order, front-panel index) of a switch port."""
         order = self.order.get(device)
         if order is None:
             order = self.order[device] = {name: i for i, name in enumerate(self.fabric.ports(device))}
         return self.switch_rank[device], order[port]
 
-    def a_side(self, a: str, b: str) -> tuple[str, str]:
-        """The switch end first; between two switches the lower tier (where it is patched), else the first."""
-        def rank(ep: str) -> tuple:
-            device = split_endpoint(ep)[0]
-            if device not in self.switch_rank:
-                return (3,)
-            return (self.rank[device],) + self.sort_key(ep)
-        return (a, b) if rank(a) <= rank(b) else (b, a)
+    def cable(self, link) -> tuple:
+        """(sort key of the A end, A end, B end), each end as (endpoint, device, port): the switch end
+        first; between two switches the lower tier (where it is patched), else the first."""
+        ends = []
+        for ep in (link.a, link.b):
+            device, port = split_endpoint(ep)
+            if device in self.switch_rank:
+                key = self.sort_key(device, port)
+                ends.append(((self.rank[device],) + key, key, (ep, device, port)))
+            else:
+                ends.append(((3,), None, (ep, device, port)))
+        first, second = ends if ends[0][0] <= ends[1][0] else ends[::-1]
+        return first[1], first[2], second[2]
 
-    def describe(self, ep: str) -> dict:
-        device_id, port_name = split_endpoint(ep)
+    def describe(self, end: tuple[str, str, str]) -> dict:
+        ep, device_id, port_name = end
         hostname = self.hostname(device_id)
         if device_id in self.switch_rank:
-            port = self.fabric.port(ep)
             require_port_name(port_name, device_id)
-            count, _ = parse_breakout(port.breakout)
-            return {"device": hostname, "cage": port.cage, "port": port_name,
-                    "lane": port.sub if count > 1 else "", "breakout": count, "cage_speed": count * port.speed}
+            cage, lane, count, cage_speed = _cage(self.fabric.ports(device_id)[port_name])
+            return {"device": hostname, "cage": cage, "port": port_name, "lane": lane, "breakout": count,
+                    "cage_speed": cage_speed}
         nic = self.fabric.nic(ep)
         require_port_name(nic.netdev, device_id)
         return {"device": hostname, "cage": "", "port": nic.netdev, "lane": "", "breakout": 1,
                 "cage_speed": nic.speed, "su": self.fabric.servers[device_id].su, "rail": nic.rail}
+
+
+@lru_cache(maxsize=4096)
+def _cage(port: Port) -> tuple:
+    """(cage, lane, sub-ports of the cage, cage speed) of a switch port (shared by every switch of a model)."""
+    count, _ = parse_breakout(port.breakout)
+    return port.cage, port.sub if count > 1 else "", count, count * port.speed
 
 
 def cable_type(speed: int, a: dict, b: dict) -> str:
@@ -89,8 +101,8 @@ def columns(fabric: Fabric) -> list[str]:
     return COLUMNS[:3] + extra + COLUMNS[3:]
 
 
-def _tier(a_switch, b_ep: str, fabric: Fabric) -> str:
-    b = fabric.switches.get(split_endpoint(b_ep)[0])
+def _tier(a_switch, b_device: str, fabric: Fabric) -> str:
+    b = fabric.switches.get(b_device)
     lower = a_switch.role.value if b is not None else "server"
     upper = b.role.value if b is not None else a_switch.role.value
     return f"{lower}-{upper}"
@@ -100,20 +112,19 @@ def cable_rows(fabric: Fabric) -> list[dict]:
     """One row per cable, A = switch end, in natural switch order then front-panel order."""
     ends = _Ends(fabric)
     tiers, planes = bool(fabric.cores()), fabric.settings.fabric_planes > 1
-    ordered = sorted((ends.a_side(link.a, link.b) + (link.speed,) for link in fabric.links.values()),
-                     key=lambda r: ends.sort_key(r[0]))
+    ordered = sorted((ends.cable(link) + (link.speed,) for link in fabric.links.values()), key=lambda r: r[0])
     width = max(4, len(str(len(ordered))))
     rows = []
-    for n, (a_ep, b_ep, speed) in enumerate(ordered, 1):
-        a, b = ends.describe(a_ep), ends.describe(b_ep)
-        switch = fabric.switches[split_endpoint(a_ep)[0]]
+    for n, (_, a_end, b_end, speed) in enumerate(ordered, 1):
+        a, b = ends.describe(a_end), ends.describe(b_end)
+        switch = fabric.switches[a_end[1]]
         su, rail = (b["su"], b["rail"]) if "su" in b else (switch.su, switch.rail)
         row = {"cable": f"C{n:0{width}d}", "su": _blank(su), "rail": _blank(rail),
                "a_device": a["device"], "a_cage": a["cage"], "a_port": a["port"], "a_lane": a["lane"],
                "b_device": b["device"], "b_cage": b["cage"], "b_port": b["port"], "b_lane": b["lane"],
                "speed_gbps": speed, "cable_type": cable_type(speed, a, b)}
         if tiers:
-            row[TIER] = _tier(switch, b_ep, fabric)
+            row[TIER] = _tier(switch, b_end[1], fabric)
         if planes:
             row[PLANE] = switch.fabric_plane
         rows.append(row)
@@ -126,10 +137,12 @@ def _blank(value):
 
 def cabling_csv(rows: list[dict], names: list[str] = COLUMNS) -> str:
     """The rows as CSV with the design's ``names`` (`columns`)."""
+    if rows and rows[0].keys() != set(names):
+        raise ValueError(f"cabling rows have the columns {sorted(rows[0])}, not {sorted(names)}")
     out = io.StringIO()
-    writer = csv.DictWriter(out, names, lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(names)
+    writer.writerows(map(itemgetter(*names), rows))
     return out.getvalue()
 
 

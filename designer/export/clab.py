@@ -58,9 +58,10 @@ def switch_exec(sw: dict) -> list[str]:
 
 def topology(fabric: Fabric) -> dict:
     nodes: dict[str, dict] = {}
+    hostnames: dict[str, str] = {}           # device id -> its (checked) host name, for the links
     for switch_id in sorted(fabric.switches, key=natural_key):
         sw = switch_data(fabric, switch_id)
-        host = sw["hostname"]
+        host = hostnames[switch_id] = sw["hostname"]
         labels = {"rail-designer.role": sw["role"], "rail-designer.id": switch_id}
         if sw["group"] is not None:
             labels["rail-designer.group"] = str(sw["group"])
@@ -71,20 +72,19 @@ def topology(fabric: Fabric) -> dict:
                                  f"{DAEMONS}:/etc/frr/daemons:ro"],
                        "exec": switch_exec(sw)}
     for server in fabric.sorted_servers():
-        host = checked_hostname(server)
+        host = hostnames[server.id] = checked_hostname(server)
         nodes[host] = {"kind": "linux", "image": HOST_IMAGE, "group": "gpu_server",
                        "labels": {"rail-designer.role": "gpu_server", "rail-designer.id": server.id},
                        "binds": [f"../hosts/{host}:{HOST_DIR}:ro"],
                        "exec": [f"bash {HOST_DIR}/policy-routing.sh", f"sysctl -p {HOST_DIR}/sysctl.conf"]}
-    links = [{"endpoints": [_endpoint(fabric, link.a), _endpoint(fabric, link.b)], "mtu": LINK_MTU}
-             for link in fabric.sorted_links()]
+    links = [{"endpoints": [_endpoint(fabric, hostnames, link.a), _endpoint(fabric, hostnames, link.b)],
+              "mtu": LINK_MTU} for link in fabric.sorted_links()]
     return {"name": lab_name(fabric), "topology": {"nodes": nodes, "links": links}}
 
 
-def _endpoint(fabric: Fabric, ep: str) -> str:
+def _endpoint(fabric: Fabric, hostnames: dict[str, str], ep: str) -> str:
     device, port = split_endpoint(ep)
-    host = checked_hostname(fabric.device(device))
-    return f"{host}:{fabric.nic(ep).netdev if device in fabric.servers else port}"
+    return f"{hostnames[device]}:{port if device in fabric.switches else fabric.nic(ep).netdev}"
 
 
 def daemons_file() -> str:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import json
 
-from .jsontext import json_text
+from .jsondump import deep_on_one_line
 from .qos import qos_tables
 
 DEVICE_TYPE = {"leaf": "ToRRouter", "spine": "LeafRouter", "core": "SpineRouter"}
@@ -77,7 +77,7 @@ def config_db_json(sw: dict) -> str:
     readable, diffable and fast for 500-port tables. An empty table keeps its closing brace on a line of
     its own."""
     db = config_db(sw)
-    text = json_text(db, depth=2, sort_keys=True) + "\n"
+    text = deep_on_one_line(db, depth=2, sort_keys=True) + "\n"
     for name in (name for name, entries in db.items() if not entries):
         text = text.replace(f"\n  {json.dumps(name)}: {{}}", f"\n  {json.dumps(name)}: {{\n  }}")
     return text

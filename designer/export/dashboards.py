@@ -10,11 +10,10 @@ ECN, see `metrics`), the panel reads the hosts' end of the same cables and says 
 
 from __future__ import annotations
 
-import json
-
 from ..model.fabric import Fabric
 from . import metrics as m
 from .host_data import ROCE_PRIORITY
+from .jsondump import indented
 from .monitoring_data import core_uplinks, rail_groups
 from .names import design_stem
 
@@ -166,6 +165,6 @@ def provider_yaml() -> str:
 
 
 def render(fabric: Fabric) -> dict[str, str]:
-    files = {path: json.dumps(d, indent=2, sort_keys=True) + "\n" for path, d in dashboards(fabric).items()}
+    files = {path: indented(d) + "\n" for path, d in dashboards(fabric).items()}
     files[PROVIDER] = provider_yaml()
     return files

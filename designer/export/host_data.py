@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ..model.addressing import cidr_str, ip_str, network_of, split_cidr
+from ..model.addressing import cidr_str, network_of
 from ..model.entities import Server
 from ..model.fabric import Fabric
 from ..model.ids import natural_key, split_endpoint
@@ -63,6 +63,13 @@ def sysctl_key(netdev: str, setting: str) -> str:
 
 
 @lru_cache(maxsize=4096)
+def _sysctl_keys(netdev: str) -> tuple[tuple[str, str], ...]:
+    """(setting, key) of the per-interface settings (servers of one model share their netdevs)."""
+    return tuple((setting, sysctl_key(netdev, setting))
+                 for setting in ("arp_ignore", "arp_announce", "rp_filter", "accept_local"))
+
+
+@lru_cache(maxsize=4096)
 def _port_plan(rail: int, plane: int, planes: int) -> dict:
     """What every port on ``rail`` and ``plane`` shares: table, rule priority, its label, NCCL's rail:plane tag."""
     problem = table_problem(rail, plane)
@@ -74,12 +81,25 @@ def _port_plan(rail: int, plane: int, planes: int) -> dict:
             "hca_tag": f":{rail}:{plane}" if many else ""}
 
 
-def _gateway(fabric: Fabric, nic_id: str, leaf_ep: str) -> str | None:
+def _supernets(fabric: Fabric) -> dict[tuple[int, int], str]:
+    """(rail, plane) -> the rail's pool on that plane as text, filled as hosts ask (once per fabric state)."""
+    return {}
+
+
+def _rail_supernet(fabric: Fabric, rail: int, plane: int) -> str:
+    known = per_state(fabric, _supernets)
+    text = known.get((rail, plane))
+    if text is None:
+        text = known[rail, plane] = cidr_str(*rail_pool(fabric, rail, plane))
+    return text
+
+
+def _gateway(fabric: Fabric, leaf_ep: str) -> str | None:
     if fabric.settings.addressing.scheme == "p2p31":
         cidr = fabric.addresses.get(leaf_ep)
     else:
         cidr = fabric.addresses.get(svi_key(split_endpoint(leaf_ep)[0]))
-    return ip_str(split_cidr(cidr)[0]) if cidr else None
+    return cidr.partition("/")[0] if cidr else None
 
 
 def rail_nics(fabric: Fabric, server: Server) -> list[dict]:
@@ -91,33 +111,32 @@ def rail_nics(fabric: Fabric, server: Server) -> list[dict]:
                                                   n.index)):
         if nic.rail is None:
             continue
-        leaf_ep = fabric.peer(nic.id)
-        cidr = fabric.addresses.get(nic.id)
+        nic_id = nic.id
+        leaf_ep = fabric.peer(nic_id)
+        cidr = fabric.addresses.get(nic_id)
         if leaf_ep is None or cidr is None:
             continue
-        refuse("interface name", nic.netdev, nic.id, netdev_problem(nic.netdev))
+        refuse("interface name", nic.netdev, nic_id, netdev_problem(nic.netdev))
         if not _RDMA.match(nic.rdma):
-            refuse("RDMA device name", nic.rdma, nic.id,
+            refuse("RDMA device name", nic.rdma, nic_id,
                          "only letters, digits, '.', '-' and '_' are allowed (at most 64)")
-        gateway = _gateway(fabric, nic.id, leaf_ep)
+        gateway = _gateway(fabric, leaf_ep)
         if gateway is None:
-            raise ExportError(f"{nic.id} has no gateway: the leaf side of {leaf_ep} has no address; "
+            raise ExportError(f"{nic_id} has no gateway: the leaf side of {leaf_ep} has no address; "
                               "re-plan the addresses")
-        address, prefix = split_cidr(cidr)
-        net, _ = network_of(cidr)
-        pool, pool_prefix = rail_pool(fabric, nic.rail, nic.fabric_plane)
+        address = cidr.partition("/")[0]
+        net, prefix_len = network_of(cidr)
         try:
             port = _port_plan(nic.rail, nic.fabric_plane, planes)
         except ExportError as exc:
-            raise ExportError(f"{nic.id} on {exc}") from None
+            raise ExportError(f"{nic_id} on {exc}") from None
         out.append({
-            "nic_id": nic.id, "netdev": nic.netdev, "rdma": nic.rdma, "rail": nic.rail, **port,
+            "nic_id": nic_id, "netdev": nic.netdev, "rdma": nic.rdma, "rail": nic.rail, **port,
             "nccl_hca": f"{nic.rdma}:1{port['hca_tag']}",
-            "leaf_port": leaf_ep, "cidr": cidr, "address": ip_str(address), "prefix": prefix,
-            "subnet": cidr_str(net, prefix), "gateway": gateway,
-            "rail_supernet": cidr_str(pool, pool_prefix), "mtu": mtu,
-            "sysctl": {setting: sysctl_key(nic.netdev, setting)
-                       for setting in ("arp_ignore", "arp_announce", "rp_filter", "accept_local")},
+            "leaf_port": leaf_ep, "cidr": cidr, "address": address, "prefix": prefix_len,
+            "subnet": cidr_str(net, prefix_len), "gateway": gateway,
+            "rail_supernet": _rail_supernet(fabric, nic.rail, nic.fabric_plane), "mtu": mtu,
+            "sysctl": dict(_sysctl_keys(nic.netdev)),
         })
     return out
 

@@ -14,17 +14,16 @@ Metric names and ports come from the exporters themselves; `metrics` says which,
 
 from __future__ import annotations
 
-import json
-
 from ..model.fabric import Fabric
 from . import alerts, dashboards
+from .jsondump import indented
 from .monitoring_data import targets
 from .parts import Files, Part
 
 
 def render_global(fabric: Fabric) -> Files:
     files: Files = {
-        f"monitoring/{alerts.TARGETS_FILE}": json.dumps(targets(fabric), sort_keys=True, indent=2) + "\n",
+        f"monitoring/{alerts.TARGETS_FILE}": indented(targets(fabric)) + "\n",
         "monitoring/prometheus.yml": alerts.prometheus_yaml(),
         f"monitoring/{alerts.RULES_FILE}": alerts.rules_yaml(fabric),
         f"monitoring/{alerts.NEIGHBORS_FILE}": alerts.neighbors_prom(fabric),

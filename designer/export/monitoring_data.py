@@ -95,21 +95,39 @@ def core_uplinks(fabric: Fabric) -> list[str]:
 
 def expected_neighbors(fabric: Fabric) -> list[dict]:
     """Per switch port with a cable: the device and port its LLDP should see. A switch neighbour may
-    answer with its port name or its SONiC alias, so both are listed."""
+    answer with its port name or its SONiC alias, so both are listed. Rows run in natural order of
+    switch, then local port, then remote port name (the names themselves break natural-order ties)."""
     rows = []
-    for link in fabric.sorted_links():
+    hostnames: dict[str, str] = {}
+
+    def hostname(device_id: str) -> str:
+        name = hostnames.get(device_id)
+        if name is None:
+            name = hostnames[device_id] = checked_hostname(fabric.device(device_id))
+        return name
+
+    for link in fabric.links.values():
         for near, far in ((link.a, link.b), (link.b, link.a)):
             device, port = split_endpoint(near)
             if device not in fabric.switches:
                 continue
             far_device, far_port = split_endpoint(far)
-            remote = fabric.device(far_device)
             if far_device in fabric.switches:
                 names = {far_port, fabric.port(far).alias}
             else:
                 names = {fabric.nic(far).netdev}
+            switch, remote = hostname(device), hostname(far_device)
             for name in sorted(names):
-                rows.append({"switch": checked_hostname(fabric.switches[device]), "local_interface": port,
-                             "remote_system_name": checked_hostname(remote), "remote_port": name})
-    rows.sort(key=lambda r: (natural_key(r["switch"]), natural_key(r["local_interface"]), r["remote_port"]))
+                rows.append({"switch": switch, "local_interface": port, "remote_system_name": remote,
+                             "remote_port": name})
+    order: dict[str, tuple] = {}
+
+    def natural(text: str) -> tuple:
+        key = order.get(text)
+        if key is None:
+            key = order[text] = natural_key(text)
+        return key
+
+    rows.sort(key=lambda r: (natural(r["switch"]), r["switch"], natural(r["local_interface"]), r["local_interface"],
+                             r["remote_port"]))
     return rows

@@ -1,4 +1,4 @@
-"""The JSON layout of config_db.json (export.jsontext): orjson's indented text with the deep lines joined is
+"""The JSON layout of config_db.json (export.jsondump.deep_on_one_line): the indented text with the deep lines joined is
 exactly the layout written out long-hand with json.dumps, for any document, on the orjson path and on the
 json path alike."""
 
@@ -9,7 +9,7 @@ import json
 from hypothesis import given, settings, strategies as st
 
 from designer.export.config_db import config_db, config_db_json
-from designer.export.jsontext import json_text
+from designer.export.jsondump import deep_on_one_line
 from designer.export.switch_data import switch_data
 from designer.planning.build import build
 from designer.storage.catalog_file import builtin_catalog
@@ -53,14 +53,14 @@ ASCII = st.text(st.characters(min_codepoint=32, max_codepoint=126), max_size=10)
 @settings(max_examples=150, deadline=None)
 @given(VALUES, st.integers(0, 3), st.booleans())
 def test_json_text_is_the_long_hand_layout(value, depth, sort_keys):
-    assert json_text(value, depth, sort_keys) == reference(value, depth, sort_keys)
+    assert deep_on_one_line(value, depth, sort_keys) == reference(value, depth, sort_keys)
 
 
 @settings(max_examples=60, deadline=None)
 @given(st.dictionaries(ASCII, st.dictionaries(ASCII, st.dictionaries(ASCII, st.one_of(ASCII, st.lists(ASCII)),
                                                                      max_size=4), max_size=4), min_size=1, max_size=4))
 def test_config_db_shaped_documents(db):
-    assert json_text(db, 2, sort_keys=True) + "\n" == reference(db, 2, True) + "\n"
+    assert deep_on_one_line(db, 2, sort_keys=True) + "\n" == reference(db, 2, True) + "\n"
 
 
 def test_every_switch_of_real_designs_keeps_its_layout():

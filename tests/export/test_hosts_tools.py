@@ -59,8 +59,10 @@ def _ns(ns: str, *cmd: str) -> str:
 
 
 def _state(ns: str) -> str:
-    return "\n".join([_ns(ns, "ip", "rule", "show"), _ns(ns, "ip", "route", "show", "table", "all"),
-                      _ns(ns, "ip", "-o", "address", "show")])
+    # IPv4 only: the script sets no IPv6, and the kernel's own link-local addresses (and their local
+    # routes) finish duplicate address detection on their own time, so two looks under load could differ.
+    return "\n".join([_ns(ns, "ip", "rule", "show"), _ns(ns, "ip", "-4", "route", "show", "table", "all"),
+                      _ns(ns, "ip", "-4", "-o", "address", "show")])
 
 
 def _add_link(ns: str, name: str, peer: str) -> None:
