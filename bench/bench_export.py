@@ -23,6 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import designer  # noqa: E402
 from bench.bench_foundation import BIG  # noqa: E402
 from bench.bench_tiers import SIZES  # noqa: E402
 from designer.api.bundle import export_bundle  # noqa: E402
@@ -30,7 +31,8 @@ from designer.api.bundle import _workers as cli_workers  # noqa: E402
 from designer.planning.build import build  # noqa: E402
 from designer.storage.catalog_file import builtin_catalog  # noqa: E402
 
-DESIGNS = {"4096": (BIG, 8.0, 1024), "131072": (SIZES["131072"][0][1], 60.0, 4096)}
+_, _PRESET, _PARAMS = SIZES["131072"][0]
+DESIGNS = {"4096": (BIG, 8.0, 1024), "131072": (designer.spec(_PRESET, **_PARAMS), 60.0, 4096)}
 
 
 def _same_tree(a: Path, b: Path) -> bool:
