@@ -105,16 +105,13 @@ def uneven_core_uplinks(ctx):
 
 
 @rule("RD042", "Cable skips a tier", Severity.ERROR,
-      "Servers cable to leaves, leaves to spines, spines to cores: re-cable leaf-core and NIC-core cables "
-      "through the tier between.")
+      "Leaves cable to spines, spines to cores: re-cable leaf-core cables through a spine.")
 def skipped_tier(ctx):
+    # a NIC on a core is RD032's (a NIC above the leaves, which export cannot get past)
     for link, (ep_a, dev_a, kind_a, _), (ep_b, dev_b, kind_b, _) in ctx.cables:
-        kinds = {kind_a, kind_b}
-        if "core" in kinds and kinds & {"leaf", "nic"}:
-            lower = ep_a if kind_a != "core" else ep_b
-            core = dev_a if kind_a == "core" else dev_b
-            what = "server NIC" if "nic" in kinds else "leaf port"
-            yield f"{what} {lower} is cabled directly to core {core}", (link.id, dev_a, dev_b)
+        if {kind_a, kind_b} == {"core", "leaf"}:
+            lower, core = (ep_a, dev_b) if kind_a == "leaf" else (ep_b, dev_a)
+            yield f"leaf port {lower} is cabled directly to core {core}", (link.id, dev_a, dev_b)
 
 
 @rule("RD043", "Switch cabled into another spine group", Severity.ERROR,
