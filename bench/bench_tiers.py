@@ -22,8 +22,10 @@ On a shared machine wall times are noisy: compare runs made under the same load.
 
 from __future__ import annotations
 
+import atexit
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -62,6 +64,7 @@ SIZES = {
 # The commands run with their bytecode compiled once beforehand, as an installed package has it: with
 # PYTHONDONTWRITEBYTECODE (set on some machines) every run would compile each module again (~0.2 s).
 PYCACHE = tempfile.mkdtemp(prefix="bench-tiers-pycache-")
+atexit.register(shutil.rmtree, PYCACHE, True)    # also when another bench only imports SIZES from here
 ENV = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}, "PYTHONPYCACHEPREFIX": PYCACHE}
 
 
@@ -123,9 +126,6 @@ def run_stages(label: str, preset: str, params: dict) -> None:
 
 
 def main(argv: list[str]) -> None:
-    import atexit
-    import shutil
-    atexit.register(shutil.rmtree, PYCACHE, True)
     flags = {a for a in argv if a.startswith("--")}
     for size in [a for a in argv if a not in flags] or list(SIZES):
         for label, preset, params in SIZES[size]:
