@@ -16,12 +16,7 @@ from .entities import DesignSettings, Link, Nic, Rail, Role, ScalableUnit, Serve
 from .errors import ModelError
 from .ids import address_key_problem, endpoint, hostname_problem, is_valid_device_id, natural_key, split_endpoint
 from .limits import MAX_FABRIC_PLANES, MAX_RAILS, MAX_SU, excerpt
-from .queries import FabricQueries, Listener
-
-
-def asn_key(switch_id: str) -> str:
-    """The pin key of a switch's ASN (addresses are pinned by their own key)."""
-    return f"{switch_id}/asn"
+from .queries import FabricQueries, Listener, asn_key  # noqa: F401 (asn_key: imported from here too)
 
 
 class Fabric(FabricQueries):
@@ -169,14 +164,6 @@ class Fabric(FabricQueries):
         if plan_gone:
             self._emit(ev.PLAN_CHANGED)
         return device, removed
-
-    def plan_of(self, device_id: str) -> tuple[dict[str, tuple[str, bool]], tuple[int, bool] | None]:
-        """What the plan holds for a device: its addresses (key -> (CIDR, pinned)) and its ASN (ASN,
-        pinned) or None; what `remove_device` drops with it, for an undo to put back."""
-        prefix = f"{device_id}/"
-        addresses = {k: (v, k in self._pinned) for k, v in self._addresses.items() if k.startswith(prefix)}
-        asn = self._asns.get(device_id)
-        return addresses, None if asn is None else (asn, asn_key(device_id) in self._pinned)
 
     def _drop_plan(self, device_id: str) -> bool:
         """Forget a removed device's addresses and ASN (pinned or not): a saved ASN of a switch that is

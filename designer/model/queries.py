@@ -23,6 +23,11 @@ def nic_index(port: str) -> int | None:
     return None
 
 
+def asn_key(switch_id: str) -> str:
+    """The pin key of a switch's ASN (addresses are pinned by their own key)."""
+    return f"{switch_id}/asn"
+
+
 class FabricQueries:
     def __init__(self, catalog: Catalog, settings: DesignSettings | None = None):
         self.catalog = catalog
@@ -83,6 +88,14 @@ class FabricQueries:
 
     def is_pinned(self, key: str) -> bool:
         return key in self._pinned
+
+    def plan_of(self, device_id: str) -> tuple[dict[str, tuple[str, bool]], tuple[int, bool] | None]:
+        """What the plan holds for a device: its addresses (key -> (CIDR, pinned)) and its ASN (ASN,
+        pinned) or None; what `remove_device` drops with it, for an undo to put back."""
+        prefix = f"{device_id}/"
+        addresses = {k: (v, k in self._pinned) for k, v in self._addresses.items() if k.startswith(prefix)}
+        asn = self._asns.get(device_id)
+        return addresses, None if asn is None else (asn, asn_key(device_id) in self._pinned)
 
     def leaves(self) -> list[Switch]:
         return sorted((s for s in self._switches.values() if s.role is Role.LEAF), key=lambda s: natural_key(s.id))
