@@ -49,6 +49,20 @@ def natural_key(text: str) -> tuple:
     return key
 
 
+def endpoint_before(a: str, device_a: str, b: str, device_b: str) -> bool:
+    """natural_key(a) < natural_key(b) for endpoints ``a`` and ``b`` of devices ``device_a`` and
+    ``device_b``, mostly without the endpoints' keys (a cable's two ends are seldom sorted again).
+
+    An endpoint's key is its device's key up to the last (text) run, so when the two device keys
+    differ before the shorter one's last run, they decide; only then, as on one device or on devices
+    named like ``leaf1`` and ``leaf1-b``, are the endpoints' own keys needed."""
+    head_a, head_b = natural_key(device_a), natural_key(device_b)
+    n = min(len(head_a), len(head_b)) - 1
+    if head_a[:n] != head_b[:n]:
+        return head_a[:n] < head_b[:n]
+    return natural_key(a) < natural_key(b)
+
+
 def natural_sorted(items, key=None):
     if key is None:
         return sorted(items, key=natural_key)

@@ -42,6 +42,7 @@ MAX_SPEED = 3_200                    # Gb/s of a cage or NIC
 MAX_LANE_BASE = 1 << 20
 MAX_GPUS = 256                       # GPUs of a server model
 MAX_NICS = 256                       # rail NICs of a server model
+MAX_NIC_INDEX = MAX_NICS * 4         # the highest NIC index a server model may give
 MAX_PORT_NAME = 63                   # characters of an interface name pattern's result
 
 # nvidia-smi topo -m.

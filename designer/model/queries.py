@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Callable, Iterator, Mapping
 
 from . import events as ev
@@ -12,15 +13,23 @@ from .entities import DesignSettings, Link, Nic, Rail, Role, ScalableUnit, Serve
 from .errors import ModelError
 from .hardware import Catalog, Port
 from .ids import endpoint, natural_key, split_endpoint
+from .limits import MAX_NIC_INDEX
 
 Listener = Callable[[ev.Event], None]
 
 
+# 'nic<index>' -> index for every index a catalog may give a NIC (looked up, not parsed, on every
+# cable end). Exact names only: 'nic03' or other digit forms name no NIC, as a NIC's id is 'nic3'.
+_NIC_INDEX = {f"nic{i}": i for i in range(MAX_NIC_INDEX + 1)}
+_NIC_NAME = re.compile(r"nic(?:0|[1-9][0-9]*)\Z").match
+
+
 def nic_index(port: str) -> int | None:
     """``'nic3'`` -> 3; None for anything else."""
-    if port.startswith("nic") and port[3:].isdigit():
+    index = _NIC_INDEX.get(port)
+    if index is None and _NIC_NAME(port):      # a model built in code may number past the catalog's limit
         return int(port[3:])
-    return None
+    return index
 
 
 def asn_key(switch_id: str) -> str:
@@ -186,12 +195,15 @@ class FabricQueries:
     def _speed_at(self, device: str, name: str) -> int | None:
         """The speed of port ``name`` of a switch or NIC ``name`` of a server; None when there is none."""
         if device in self._switches:
-            port = self.ports(device).get(name)
+            port = (self._ports.get(device) or self.ports(device)).get(name)
             return port.speed if port else None
         server = self._servers.get(device)
         index = nic_index(name) if server is not None else None
         if index is not None:
-            for nic in server.nics:
+            nics = server.nics
+            if index < len(nics) and nics[index].index == index:   # NICs are usually numbered from 0
+                return nics[index].speed
+            for nic in nics:
                 if nic.index == index:
                     return nic.speed
         return None

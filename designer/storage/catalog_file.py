@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..model.hardware import Catalog, NicSpec, ServerModel, SwitchModel, parse_breakout, port_template
 from ..model.ids import is_valid_device_id, is_valid_port_name
-from ..model.limits import (MAX_CAGES, MAX_CATALOG_BYTES, MAX_GPUS, MAX_LANE_BASE, MAX_LANES, MAX_NICS,
+from ..model.limits import (MAX_CAGES, MAX_CATALOG_BYTES, MAX_GPUS, MAX_LANE_BASE, MAX_LANES, MAX_NIC_INDEX, MAX_NICS,
                             MAX_PORT_NAME, MAX_SPEED, excerpt)
 from ..model.validate import GID_RANGE, PLANE_RANGE
 from ..resources import resources_dir
@@ -108,7 +108,7 @@ def parse_server_model(ctx: Context, raw, path: tuple, builtin: bool) -> ServerM
                 or len(affinity) > gpus:
             ctx.fail(npath + ("gpus",), f"GPU numbers must be whole numbers from 0 to {gpus - 1}, each once")
         nics.append(NicSpec(
-            index=field(ctx, nic, "index", npath, int, default=i, bounds=(0, MAX_NICS * 4)),
+            index=field(ctx, nic, "index", npath, int, default=i, bounds=(0, MAX_NIC_INDEX)),
             netdev=field(ctx, nic, "netdev", npath, str, default=f"eth{i}", max_len=_NAME),
             rdma=field(ctx, nic, "rdma", npath, str, default=f"mlx5_{i}", max_len=_NAME),
             speed=field(ctx, nic, "speed", npath, int, bounds=(1, MAX_SPEED)), gpus=affinity,

@@ -363,22 +363,22 @@ def _opt_str(value) -> str | None:
     return None if value is None else str(value)
 
 
-def _table(ctx: Context, raw: dict, name: str):
-    """Yield (line number or None, words) for each non-blank record of a table section."""
+def _table(ctx: Context, raw: dict, name: str) -> list[tuple[int | None, list[str]]]:
+    """(line number or None, words) for each non-blank record of a table section."""
     value = raw.get(name)
     if value is None or value == "":
-        return
+        return []
     if not isinstance(value, str):
         ctx.fail((name,), f"should be a block of lines ('{name}: |' then one record per line), "
                  f"not {type(value).__name__}")
     match = re.search(rf"^{name}:", ctx.text, re.MULTILINE)   # a top-level key: no need to compose YAML
-    first = ctx.text.count("\n", 0, match.start()) + 1 if match else None
     lines = value.split("\n")
     if len(lines) > MAX_LINKS * 2:
         ctx.fail((name,), f"has {len(lines):,} lines; a design's tables have at most {MAX_LINKS * 2:,}")
-    for offset, line in enumerate(lines):
-        if line.strip():
-            yield (first + 1 + offset if first else None), line.split()
+    if not match:
+        return [(None, words) for line in lines if (words := line.split())]
+    first = ctx.text.count("\n", 0, match.start()) + 2        # the line after '<name>: |'
+    return [(first + offset, words) for offset, line in enumerate(lines) if (words := line.split())]
 
 
 def _table_fail(ctx: Context, name: str, line: int | None, message: str):
@@ -395,14 +395,16 @@ def _pinned_flag(ctx, name, line, words, arity) -> bool:
 
 def _read_links(ctx, raw, fabric) -> None:
     sep = LINK_SEPARATOR.strip()
-    for line, words in _table(ctx, raw, "links"):
+    rows = _table(ctx, raw, "links")
+    if len(rows) + len(fabric.links) > MAX_LINKS:
+        _table_fail(ctx, "links", rows[MAX_LINKS - len(fabric.links)][0], f"a design has at most {MAX_LINKS:,} cables")
+    connect = fabric.connect
+    for line, words in rows:
         if len(words) != 3 or words[1] != sep:
             _table_fail(ctx, "links", line, f"a link should read 'device/port {sep} device/port', "
                         f"not {excerpt(' '.join(words))}")
-        if len(fabric.links) >= MAX_LINKS:
-            _table_fail(ctx, "links", line, f"a design has at most {MAX_LINKS:,} cables")
         try:
-            fabric.connect(words[0], words[2])
+            connect(words[0], words[2])
         except (ModelError, ValueError) as exc:
             _table_fail(ctx, "links", line, str(exc))
 
@@ -417,9 +419,14 @@ def _read_plan(ctx, raw, fabric) -> None:
             fabric.set_asn(words[0], int(words[1]), pinned=pinned)
         except ModelError as exc:
             _table_fail(ctx, "asns", line, str(exc))
-    for line, words in _table(ctx, raw, "addresses"):
-        pinned = _pinned_flag(ctx, "addresses", line, words, 2)
-        try:
-            fabric.set_address(words[0], words[1], pinned=pinned)
-        except ModelError as exc:
-            _table_fail(ctx, "addresses", line, str(exc))
+    rows = [(line, words[0], words[1], _pinned_flag(ctx, "addresses", line, words, 2))
+            for line, words in _table(ctx, raw, "addresses")]
+    try:
+        fabric.set_addresses((key, cidr, pinned) for _, key, cidr, pinned in rows)   # all at once, or nothing
+    except ModelError:
+        for line, key, cidr, pinned in rows:          # find the line at fault
+            try:
+                fabric.set_address(key, cidr, pinned=pinned)
+            except ModelError as exc:
+                _table_fail(ctx, "addresses", line, str(exc))
+        raise

@@ -2,8 +2,10 @@ import re
 
 from hypothesis import given, strategies as st
 
-from designer.model.ids import (_hostname_fault, address_key_problem, hostname_problem, is_valid_device_id,
-                                is_valid_hostname, is_valid_port_name, natural_key, split_endpoint)
+from designer.model.ids import (_hostname_fault, address_key_problem, endpoint_before, hostname_problem,
+                                is_valid_device_id, is_valid_hostname, is_valid_port_name, natural_key,
+                                split_endpoint)
+from designer.model.queries import nic_index
 
 
 def test_natural_order_puts_srv2_before_srv10():
@@ -23,6 +25,30 @@ def test_natural_key_of_an_endpoint_is_built_from_its_halves_without_changing_it
     assert natural_key(text) == _runs(text)
     assert natural_key(text) == _runs(text)
     assert natural_key(text + "/p1") == _runs(text + "/p1")
+
+
+_DEVICE = st.text(alphabet="ab-09", min_size=1, max_size=8)
+_PORT = st.text(alphabet="aE-/09", min_size=1, max_size=6)
+
+
+@given(_DEVICE, _PORT, _DEVICE, _PORT)
+def test_endpoint_order_from_the_device_keys_is_the_natural_order_of_the_endpoints(dev_a, port_a, dev_b, port_b):
+    # connect() orders a cable's ends by their devices' keys where those decide; devices named like
+    # 'a1' and 'a1-b' (where '-' sorts before '/') and ends on one device must still come out right
+    a, b = f"{dev_a}/{port_a}", f"{dev_b}/{port_b}"
+    assert endpoint_before(a, dev_a, b, dev_b) == (_runs(a) < _runs(b))
+    assert endpoint_before(b, dev_b, a, dev_a) == (_runs(b) < _runs(a))
+
+
+def test_endpoint_order_where_a_device_id_begins_another():
+    assert endpoint_before("leaf1-b/p1", "leaf1-b", "leaf1/p1", "leaf1")    # '-' < '/'
+    assert not endpoint_before("leaf1/p1", "leaf1", "leaf1-b/p1", "leaf1-b")
+    assert endpoint_before("su1-leaf/Ethernet8", "su1-leaf", "su1-srv2/nic0", "su1-srv2")
+
+
+def test_nic_names_are_exact():
+    assert [nic_index(name) for name in ("nic0", "nic7", "nic1024", "nic5000")] == [0, 7, 1024, 5000]
+    assert [nic_index(name) for name in ("nic03", "nic", "nic-1", "nic\u0663", "Nic1", "nic1 ")] == [None] * 6
 
 
 def test_endpoint_splits_at_first_slash_so_port_names_may_hold_slashes():
