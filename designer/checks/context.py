@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import cached_property
 
-from ..model.addressing import PARSED as _PARSED, PARSED_LIMIT as _PARSED_LIMIT, parse_cidr  # noqa: F401
+from ..model.addressing import parse_cidrs
 from ..model.entities import Link, Nic, Switch
 from ..model.fabric import Fabric
 from ..model.hardware import parse_breakout
@@ -110,9 +110,7 @@ class Context:
     @cached_property
     def addresses(self) -> dict[str, tuple[int, int]]:
         """Address key -> (address int, prefix length)."""
-        if len(_PARSED) > _PARSED_LIMIT:
-            _PARSED.clear()
-        return {key: _PARSED.get(cidr) or parse_cidr(cidr) for key, cidr in self.fabric.addresses.items()}
+        return parse_cidrs(self.fabric.addresses)
 
     @cached_property
     def overlap_index(self):

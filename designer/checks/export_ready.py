@@ -26,7 +26,7 @@ from ..model.errors import ModelError
 from ..planning.addressing import loopback_key, plane_part, rail_pool, svi_key
 from ..planning.host_tables import table_problem
 from ..planning.ppd import MAX_LOCAL, MAX_PINS
-from .context import network, parse_cidr
+from .context import network
 from .finding import Severity
 from .registry import ASSIGN, listing, rule
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..model.addressing import PARSED as _PARSED, parse_cidr
 from ..planning.topology import leaf_links, mesh_key
-from .context import _PARSED, Context, parse_cidr
+from .context import Context
 from .overlaps import core_link_kind, leaf_groups
 
 

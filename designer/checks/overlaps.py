@@ -114,27 +114,27 @@ class OverlapIndex:
         if old is not None:
             self._unplace(key, *old)
         if kind is not None and address is not None:
-            self._insert(key, kind, address, True)
+            self._insert(((key, kind, address),), True)
 
-    def _insert(self, key: str, kind: Kind, address: tuple[int, int], index_entry: bool) -> None:
-        """Record a key not placed yet; ``index_entry`` False leaves a new subnet entry to
-        `_index_entries` (a whole design at once)."""
-        category, group = kind
-        addr, prefix = address
-        entry = None
-        if group is not None:
-            entry = (addr & ~_SPANS[prefix], prefix, group)
-            keys = self.keys_at.get(entry)
-            if keys is None:
-                self.keys_at[entry] = {key}
-                if index_entry:
-                    self._add_entry(entry)
-            else:
-                keys.add(key)
-        for other, first, last in self.foreign.get(category, ()):
-            if first <= addr <= last:
-                self.strays.setdefault((category, other), set()).add(key)
-        self.placed[key] = (category, addr, entry)
+    def _insert(self, items, index_entry: bool) -> None:
+        """Record (key, kind, address) of keys not placed yet; ``index_entry`` False leaves new subnet
+        entries to `_index_entries` (a whole design at once, 10^5 keys: hence the local names)."""
+        keys_at, placed, strays, foreign, spans = self.keys_at, self.placed, self.strays, self.foreign, _SPANS
+        for key, (category, group), (addr, prefix) in items:
+            entry = None
+            if group is not None:
+                entry = (addr & ~spans[prefix], prefix, group)
+                keys = keys_at.get(entry)
+                if keys is None:
+                    keys_at[entry] = {key}
+                    if index_entry:
+                        self._add_entry(entry)
+                else:
+                    keys.add(key)
+            for other, first, last in foreign.get(category, ()):
+                if first <= addr <= last:
+                    strays.setdefault((category, other), set()).add(key)
+            placed[key] = (category, addr, entry)
 
     def _index_entries(self) -> None:
         """Index every recorded subnet entry at once (each needs its cover worked out)."""
@@ -237,10 +237,6 @@ class OverlapIndex:
 def build_index(ctx) -> OverlapIndex:
     index = OverlapIndex(pools_of(ctx.settings))
     groups = key_groups(ctx)
-    insert = index._insert
-    for key, address in ctx.addresses.items():
-        kind = groups.get(key)
-        if kind is not None:
-            insert(key, kind, address, False)
+    index._insert(((key, groups[key], address) for key, address in ctx.addresses.items() if key in groups), False)
     index._index_entries()
     return index

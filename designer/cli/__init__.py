@@ -15,6 +15,7 @@ import sys
 import traceback
 
 import designer
+from designer.model.gcpause import freeze_after_pauses
 
 from .common import CliError, EXIT_FINDINGS, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE  # noqa: F401 (exported)
 
@@ -34,6 +35,8 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; ``argv`` None: this process is the command (the console script, python -m designer)."""
+    process = argv is None
     argv = sys.argv[1:] if argv is None else argv
     if not argv:
         argv = ["gui"]
@@ -41,6 +44,8 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "run", None):
         parser().print_help()
         return EXIT_USAGE
+    if process and args.command != "gui":
+        freeze_after_pauses()        # the process ends with the command: nothing it built needs collecting
     try:
         return int(args.run(args) or 0)
     except CliError as exc:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..model.addressing import PARSED, PARSED_LIMIT, cidr_str, ip_str, network_of, parse_cidr, size, split_cidr
+from ..model.addressing import PARSED, cidr_str, ip_str, network_of, parse_cidr, size, split_cidr
 from ..model.errors import ModelError
 from ..model.fabric import Fabric, asn_key
 from ..model.ids import split_endpoint
@@ -69,8 +69,6 @@ class _Pools:
             end = base + size(prefix)
             text = _common_text(ip_str(base), ip_str(end - 1))     # a cheap filter before parsing
             found = Counter()
-            if len(PARSED) > PARSED_LIMIT:
-                PARSED.clear()
             for value in self.fabric.addresses.values():
                 if value.startswith(text):
                     addr = (PARSED.get(value) or parse_cidr(value))[0]

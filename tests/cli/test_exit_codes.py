@@ -45,3 +45,21 @@ def test_findings_exit_1(tmp_path, capsys):
     path = tmp_path / "d.fabric.yaml"
     save(fabric, path)
     assert main(["validate", str(path)]) == 1
+
+
+def test_only_a_process_that_is_the_command_freezes_what_it_built(tmp_path):
+    # the console script (argv None) ends with its command, so a whole loaded design is frozen out of
+    # the collector's sight; main() called with arguments (tests, scripts) must leave collection alone
+    import gc
+    import subprocess
+    import sys
+    path = tmp_path / "d.fabric.yaml"
+    save(preset_fabric("default"), path)
+    script = ("import gc, sys; from designer.cli import main; sys.argv = ['rail-designer', 'validate', sys.argv[1]]; "
+              "code = main(); print(code, gc.get_freeze_count())")
+    out = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True, check=True)
+    code, frozen = out.stdout.split()[-2:]
+    assert code == "0" and int(frozen) > 10_000
+    before = gc.get_freeze_count()
+    assert main(["validate", str(path)]) == 0
+    assert gc.get_freeze_count() == before

@@ -3,7 +3,7 @@
 import pytest
 from hypothesis import given, strategies as st
 
-from designer.model.addressing import check_cidr, ip_str
+from designer.model.addressing import PARSED, check_cidr, ip_str, parse_cidr, parse_cidrs
 from designer.model.errors import ModelError
 
 
@@ -25,3 +25,12 @@ def test_invalid_addresses_are_refused_naming_the_key(text):
 def test_ip_str_writes_the_low_32_bits_as_a_dotted_quad(value):
     low = value & 0xFFFFFFFF
     assert ip_str(value) == ".".join(str(low >> shift & 255) for shift in (24, 16, 8, 0))
+
+
+@given(st.dictionaries(st.text(min_size=1, max_size=5), st.tuples(st.integers(0, 2**32 - 1), st.integers(0, 32)),
+                       max_size=20))
+def test_parsing_a_whole_table_at_once_gives_what_parsing_each_gives(table):
+    cidrs = {key: f"{ip_str(addr)}/{prefix}" for key, (addr, prefix) in table.items()}
+    PARSED.clear()
+    assert parse_cidrs(cidrs) == {key: parse_cidr(cidr) for key, cidr in cidrs.items()} == table
+    assert list(parse_cidrs(cidrs)) == list(cidrs)             # in the table's order
