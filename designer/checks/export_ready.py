@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import ipaddress
 
-from ..model.addressing import cidr_str, size
+from ..model.addressing import HOST_BITS, cidr_str, size
 from ..model.ids import is_valid_port_name, natural_key, natural_sorted, netdev_problem, rdma_problem
 from ..model.errors import ModelError
 from ..planning.addressing import loopback_key, plane_part, rail_pool, svi_key
@@ -107,39 +107,42 @@ class _Pools:
 def out_of_pool(ctx):
     pools, addresses = _Pools(ctx), ctx.addresses
     for leaf in ctx.leaves:                  # per leaf: the window's live checker re-runs only touched leaves
-        plane = leaf.fabric_plane
-        links, rail = ctx.leaf_links[leaf.id], pools.rail(leaf.rail, plane)
-        keys = [(svi_key(leaf.id), rail), (loopback_key(leaf.id), pools.loopback(plane))]
-        for port, nic_id in links.downlinks:
-            # a NIC's address comes from the leaf it is cabled to (its subnet or /31 is the leaf's);
-            # a NIC on another rail's leaf is RD004's finding, not this one's
-            keys += ((nic_id, rail), (f"{leaf.id}/{port.name}", rail))
-        for port, spine_ep in links.uplinks:
-            keys += ((f"{leaf.id}/{port.name}", pools.fabric(plane)), (spine_ep, pools.fabric(plane)))
-        yield from _report(pools, addresses, keys, f"on {leaf.id} and its cables")
+        plane, leaf_id = leaf.fabric_plane, leaf.id
+        links, rail = ctx.leaf_links[leaf_id], pools.rail(leaf.rail, plane)
+        # a NIC's address comes from the leaf it is cabled to (its subnet or /31 is the leaf's);
+        # a NIC on another rail's leaf is RD004's finding, not this one's
+        downlinks = [key for port, nic_id in links.downlinks for key in (nic_id, f"{leaf_id}/{port.name}")]
+        uplinks = [key for port, spine_ep in links.uplinks for key in (f"{leaf_id}/{port.name}", spine_ep)]
+        runs = ((rail, (svi_key(leaf_id),)), (pools.loopback(plane), (loopback_key(leaf_id),)), (rail, downlinks),
+                (pools.fabric(plane), uplinks))
+        yield from _report(pools, addresses, runs, f"on {leaf_id} and its cables")
     if ctx.cables:          # once per whole-design pass (the live checker's per-leaf passes have no cables)
-        keys = [(loopback_key(s.id), pools.loopback(s.fabric_plane)) for s in ctx.spines + ctx.cores]
-        yield from _report(pools, addresses, keys, "of spines and cores")
+        yield from _report(pools, addresses, [(pools.loopback(s.fabric_plane), (loopback_key(s.id),))
+                                              for s in ctx.spines + ctx.cores], "of spines and cores")
         keys = []
         for _, (a, dev_a, kind_a, _), (b, _, kind_b, _) in ctx.cables:
             if {kind_a, kind_b} == {"spine", "core"}:
                 pool = pools.fabric(ctx.switches[dev_a].fabric_plane)
                 keys += ((a, pool), (b, pool))
         keys.sort(key=lambda kp: natural_key(kp[0]))       # cables come in the order the caller holds them
-        yield from _report(pools, addresses, keys, "on spine-core cables")
+        yield from _report(pools, addresses, [(pool, (key,)) for key, pool in keys], "on spine-core cables")
 
 
-def _report(pools: _Pools, addresses: dict, keys: list, where: str):
+def _report(pools: _Pools, addresses: dict, runs, where: str):
+    """One finding for the keys of ``runs`` ((pool, keys) in the order to list them) whose address lies
+    outside their pool (None: no pool to judge by)."""
     bad = []
-    for key, pool in keys:
-        value = addresses.get(key)
-        if value is None or pool is None:
+    for pool, keys in runs:
+        if pool is None:
             continue
         first, last, _ = pools.known[pool]
-        span = (1 << (32 - value[1])) - 1
-        start = value[0] & ~span & 0xFFFFFFFF
-        if not (first <= start and start + span <= last):
-            bad.append((key, pool))
+        for key in keys:
+            value = addresses.get(key)
+            if value is not None:
+                span = HOST_BITS[value[1]]
+                start = value[0] & ~span
+                if start < first or start + span > last:
+                    bad.append((key, pool))
     if bad:
         shown = listing(f"{k} {cidr_str(*addresses[k])} (not in the {p} {pools.known[p][2]})" for k, p in bad)
         yield f"{len(bad)} address(es) {where} lie outside their pools: {shown}", natural_sorted(k for k, _ in bad)
@@ -150,22 +153,31 @@ def _report(pools: _Pools, addresses: dict, keys: list, where: str):
       "one per NIC of a server (`rail-designer apply-nics` reads the real ones from ibdev2netdev); RDMA names "
       "up to 64 such characters. A switch model's port_name must give valid interface names.")
 def unexportable_names(ctx):
+    netdev_verdicts: dict[str, str | None] = {}   # a design repeats a few names on every server: judge each once
+    rdma_verdicts: dict[str, str | None] = {}
     for nic in ctx.nics.values():        # every NIC: a cable or a rail puts its name in a config
-        problem = netdev_problem(nic.netdev) or (None if is_valid_port_name(nic.netdev) else "it must start "
-                                                 "with a letter and hold no '..'")
+        netdev = nic.netdev
+        if netdev not in netdev_verdicts:
+            netdev_verdicts[netdev] = netdev_problem(netdev) or (
+                None if is_valid_port_name(netdev) else "it must start with a letter and hold no '..'")
+        problem = netdev_verdicts[netdev]
         if problem:
-            yield f"{nic.id}'s interface name {nic.netdev[:40]!r} cannot be exported: {problem}", (nic.id,)
-        problem = rdma_problem(nic.rdma) if nic.rail is not None else None
-        if problem:
-            yield f"{nic.id}'s RDMA device name {nic.rdma[:40]!r} cannot be exported: {problem}", (nic.id,)
+            yield f"{nic.id}'s interface name {netdev[:40]!r} cannot be exported: {problem}", (nic.id,)
+        if nic.rail is not None:
+            if nic.rdma not in rdma_verdicts:
+                rdma_verdicts[nic.rdma] = rdma_problem(nic.rdma)
+            problem = rdma_verdicts[nic.rdma]
+            if problem:
+                yield f"{nic.id}'s RDMA device name {nic.rdma[:40]!r} cannot be exported: {problem}", (nic.id,)
     for server in ctx.servers.values():
         for what, names in (("interface", [n.netdev for n in server.nics]),
                             ("RDMA device", [n.rdma for n in server.nics if n.rail is not None])):
+            if len(set(names)) == len(names):
+                continue
             twice = sorted({n for n in names if names.count(n) > 1})
-            if twice:
-                nics = [n.id for n in server.nics if (n.netdev if what == "interface" else n.rdma) in twice]
-                yield (f"{server.id} has two NICs with one {what} name ({listing(repr(n[:40]) for n in twice)}): "
-                       f"{listing(nics)}", nics)
+            nics = [n.id for n in server.nics if (n.netdev if what == "interface" else n.rdma) in twice]
+            yield (f"{server.id} has two NICs with one {what} name ({listing(repr(n[:40]) for n in twice)}): "
+                   f"{listing(nics)}", nics)
     catalog = ctx.fabric.catalog.servers
     by_model: dict[str, list[str]] = {}
     for server in ctx.servers.values():

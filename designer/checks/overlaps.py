@@ -17,13 +17,12 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right, insort
 
-from ..model.addressing import cidr_str, parse_network
+from ..model.addressing import HOST_BITS, cidr_str, parse_network
 from ..model.errors import ModelError
 from ..model.ids import natural_key, natural_sorted
 from .context import network
 from .registry import listing
 
-_SPANS = [(1 << (32 - prefix)) - 1 for prefix in range(33)]
 _POOLS = (("rail", "rail supernet", "rail_supernet"), ("fabric", "fabric pool", "fabric_pool"),
           ("loopback", "loopback pool", "loopback_pool"))
 
@@ -119,7 +118,7 @@ class OverlapIndex:
     def _insert(self, items, index_entry: bool) -> None:
         """Record (key, kind, address) of keys not placed yet; ``index_entry`` False leaves new subnet
         entries to `_index_entries` (a whole design at once, 10^5 keys: hence the local names)."""
-        keys_at, placed, strays, foreign, spans = self.keys_at, self.placed, self.strays, self.foreign, _SPANS
+        keys_at, placed, strays, foreign, spans = self.keys_at, self.placed, self.strays, self.foreign, HOST_BITS
         for key, (category, group), (addr, prefix) in items:
             entry = None
             if group is not None:
@@ -183,7 +182,7 @@ class OverlapIndex:
 
     def _inside(self, start: int, prefix: int):
         """Every subnet entry inside (or equal to) the block ``start/prefix``."""
-        end = start + _SPANS[prefix]
+        end = start + HOST_BITS[prefix]
         for length, starts in self.starts.items():
             if length >= prefix:
                 for inner in starts[bisect_left(starts, start):bisect_right(starts, end)]:
@@ -195,7 +194,7 @@ class OverlapIndex:
         for length in lengths:                  # the prefix lengths present, shortest first
             if length > prefix:
                 break
-            block = (start & ~_SPANS[length], length)
+            block = (start & ~HOST_BITS[length], length)
             groups = self.groups_at.get(block)
             if groups:
                 first = min(groups)

@@ -13,7 +13,7 @@ from .common import EXIT_FINDINGS, EXIT_OK
 
 
 def register(sub) -> None:
-    from ..nccl.runs import COLLECTIVES
+    from ..nccl import COLLECTIVES
     p = sub.add_parser("nccl-check", help="judge nccl-tests logs against what the design predicts",
                        description="Reads nccl-tests output (all_reduce_perf, all_gather_perf, reduce_scatter_perf, "
                                    "alltoall_perf, sendrecv_perf; mpirun/srun output and NCCL_DEBUG=INFO lines may be "

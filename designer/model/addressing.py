@@ -6,7 +6,7 @@ import ipaddress
 import re
 from socket import inet_aton, inet_ntoa
 from struct import unpack
-from typing import Mapping
+from typing import Mapping, Sequence
 
 from .errors import ModelError
 from .limits import excerpt
@@ -19,6 +19,7 @@ _NORMAL = re.compile(rf"{_OCTET}\.{_OCTET}\.{_OCTET}\.{_OCTET}/(?:3[0-2]|[12]?[0
 
 
 _PREFIXES = {str(n): n for n in range(33)}
+HOST_BITS = [(1 << (32 - prefix)) - 1 for prefix in range(33)]     # prefix length -> its host-bit mask
 # CIDR text -> (address, prefix) of the values the model stores (validated and normalised by
 # `check_cidr`), kept across calls: the window re-checks and re-addresses after every edit and almost
 # every address is unchanged. Cleared when it outgrows the largest designs (PARSED_LIMIT).
@@ -56,6 +57,17 @@ def check_cidr(cidr: str, where: str) -> str:
     if any(len(x) > 1 and x[0] == "0" for x in m.groups()):
         return cidr_str(ip_int(cidr.partition("/")[0]), int(m.group(5)))   # drop leading zeros
     return cidr
+
+
+def check_cidrs(cidrs: Sequence[str], keys: Sequence[str]) -> Sequence[str]:
+    """`check_cidr` of each of ``cidrs`` (the address of ``keys[i]``): one C-level pass when all are valid
+    and normalised already (the whole table comes back as it is)."""
+    try:
+        if all(map(_NORMAL, cidrs)):
+            return cidrs
+    except TypeError:                      # not all text: check_cidr names the first
+        pass
+    return [check_cidr(cidr, key) for cidr, key in zip(cidrs, keys)]
 
 
 def parse_network(cidr: str, what: str) -> tuple[int, int]:

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from dataclasses import replace
-from typing import Iterable, Iterator, Mapping
+from typing import Collection, Iterator, Mapping, Sequence
 
 from . import events as ev
-from .addressing import check_cidr
+from .addressing import check_cidr, check_cidrs
 from .entities import DesignSettings, Link, Nic, Rail, Role, ScalableUnit, Server, Switch
 from .errors import ModelError
-from .ids import (address_key_problem, endpoint, endpoint_before, hostname_problem, is_valid_device_id,
-                  split_endpoint)
+from .ids import (address_key_problem, address_keys_problem, endpoint, endpoint_before, hostname_problem,
+                  is_valid_device_id, split_endpoint)
 from .limits import MAX_FABRIC_PLANES, MAX_RAILS, MAX_SU, excerpt
 from .queries import FabricQueries, Listener, asn_key  # noqa: F401 (asn_key: imported from here too)
 
@@ -108,16 +108,20 @@ class Fabric(FabricQueries):
         self._check_new_device(server.id, server.hostname)
         if server.model not in self.catalog.servers:
             _unknown("server", server.model, self.catalog.servers, server.id)
+        rails = self._rails
         for nic in server.nics:
             if nic.server_id != server.id:
                 raise ModelError(f"NIC {nic.id} does not belong to server {server.id}", (server.id,))
-            _check_plane(nic.id, nic.fabric_plane)
+            plane = nic.fabric_plane
+            if plane.__class__ is not int or not 0 <= plane < MAX_FABRIC_PLANES:   # (a design loads 10^5 NICs)
+                _check_plane(nic.id, plane)
         if len({n.index for n in server.nics}) != len(server.nics):
             raise ModelError(f"server {server.id} lists a NIC index twice", (server.id,))
         _check_gid_index(server.id, server.gid_index)
         self._ensure_su(server.su)
         for nic in server.nics:
-            self._ensure_rail(nic.rail)
+            if nic.rail not in rails:
+                self._ensure_rail(nic.rail)
         self._servers[server.id] = server
         self._hostnames[server.hostname] = server.id
         self._emit(ev.SERVER_ADDED, server.id)
@@ -333,20 +337,20 @@ class Fabric(FabricQueries):
             (self._pinned.add if pinned else self._pinned.discard)(key)
         self._emit(ev.PLAN_CHANGED, key)
 
-    def set_addresses(self, rows: Iterable[tuple[str, str, bool]]) -> None:
-        """`set_address` of each (key, CIDR, pinned) in order, as one event (a design file's table).
-        Every row is checked before anything changes: a bad one raises with nothing set."""
-        addresses: dict[str, str] = {}
-        pins: dict[str, bool] = {}
-        for key, cidr, pinned in rows:
-            problem = address_key_problem(key)
-            if problem:
-                raise ModelError(problem, (key,))
-            addresses[key] = check_cidr(cidr, key)
-            pins[key] = pinned
-        self._addresses.update(addresses)
-        self._pinned.difference_update(key for key, pinned in pins.items() if not pinned)
-        self._pinned.update(key for key, pinned in pins.items() if pinned)
+    def set_addresses(self, keys: Sequence[str], cidrs: Sequence[str], pinned: Collection[str] = ()) -> None:
+        """`set_address` of each key to its CIDR (pinned when in ``pinned``, a few of ``keys``), as one event:
+        a design file's table. Every pair is checked before anything changes: a bad one raises with nothing set."""
+        if len(keys) != len(cidrs):
+            raise ModelError(f"{len(keys):,} address keys for {len(cidrs):,} addresses")
+        pins = set(pinned)
+        if pins and not pins.issubset(keys):
+            raise ModelError(f"{sorted(pins.difference(keys))[0]} is pinned but has no address here")
+        bad = address_keys_problem(keys)
+        if bad:
+            raise ModelError(bad[1], (bad[0],))
+        self._addresses.update(zip(keys, check_cidrs(cidrs, keys)))
+        self._pinned.difference_update(keys)
+        self._pinned.update(pins)
         self._emit(ev.PLAN_CHANGED)
 
     def set_asn(self, switch_id: str, asn: int | None, pinned: bool = False) -> None:

@@ -9,6 +9,7 @@ An *endpoint* names one end of a cable: ``<device id>/<port>``, for example
 from __future__ import annotations
 
 import re
+from typing import Sequence
 
 _DIGITS = re.compile(r"([0-9]+)")
 # RFC 1123 label: letters, digits, hyphens; no leading/trailing hyphen; 1-63 chars.
@@ -149,6 +150,21 @@ def address_key_problem(key: str) -> str | None:
         shown = repr(key[:60]) if isinstance(key, str) else type(key).__name__
         return (f"{shown} is not an address key: write <device id>/<interface>, such as su1-srv01/nic0, "
                 "su1-leaf-r0/Ethernet0, su1-leaf-r0/svi or spine-01/lo (no spaces)")
+    return None
+
+
+def address_keys_problem(keys: Sequence[str]) -> tuple[str, str] | None:
+    """(key, problem) of the first key `address_key_problem` refuses, or None: one C-level pass over a
+    whole table when every key is fine (a design file holds 10^5)."""
+    try:
+        if all(map(_ADDRESS_KEY.fullmatch, keys)) and ".." not in "\n".join(keys):   # keys hold no '\n'
+            return None
+    except TypeError:                      # not all text: the slow pass names the first
+        pass
+    for key in keys:
+        problem = address_key_problem(key)
+        if problem:
+            return key, problem
     return None
 
 

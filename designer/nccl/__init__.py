@@ -12,6 +12,10 @@
 
 from ..errors import DesignerError
 
+# The nccl-tests binaries a log can come from (here, not in runs.py: the CLI's parser lists them for every
+# command it runs, and runs.py's records cost 8 ms to import).
+COLLECTIVES = ("all_reduce_perf", "all_gather_perf", "reduce_scatter_perf", "alltoall_perf", "sendrecv_perf")
+
 
 class LogError(DesignerError, ValueError):
     """A log that cannot be used at all; the message names the file and line."""

@@ -25,8 +25,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from . import LogError
-from .runs import COLLECTIVES, Connection, LogProblem, Measure, NicReport, Note, Rank, Row, Run, Where
+from . import COLLECTIVES, LogError
+from .runs import Connection, LogProblem, Measure, NicReport, Note, Rank, Row, Run, Where
 
 _TAG = re.compile(r"^(?:\[\d+,\d+\]<std(?:out|err)>:\s?|\s*\d+: )")
 _NCCL = re.compile(r"(?P<host>[A-Za-z0-9][\w.-]*):(?P<pid>\d+):(?P<tid>\d+) \[(?P<dev>\d+)\] NCCL "

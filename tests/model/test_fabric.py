@@ -104,3 +104,19 @@ def test_a_removed_device_takes_its_addresses_and_asn_and_the_file_reopens(defau
     assert not [k for k in (*f.addresses, *f.asns, *f.pinned) if k.split("/")[0] in ("spine-01", "su1-srv01")]
     save(f, tmp_path / "d.fabric.yaml")           # a gone switch's ASN once made this file unreadable
     assert set(load(tmp_path / "d.fabric.yaml").addresses) == set(f.addresses)
+
+
+def test_a_table_of_addresses_is_set_whole_or_not_at_all(default_fabric):
+    fabric = default_fabric
+    before, pins = dict(fabric.addresses), fabric.pinned
+    keys, cidrs = ["su1-srv01/nic0", "su1-srv01/nic1", "su1-srv01/nic2"], ["10.9.0.1/31", "10.9.0.3/31", "10.9.0.999/31"]
+    with pytest.raises(ModelError, match="10.9.0.999/31' for su1-srv01/nic2 is not an IPv4 address"):
+        fabric.set_addresses(keys, cidrs)
+    with pytest.raises(ModelError, match="is not an address key"):
+        fabric.set_addresses(["su1-srv01/nic0", "su1-srv01 nic1"], cidrs[:2])
+    with pytest.raises(ModelError, match="is pinned but has no address here"):
+        fabric.set_addresses(keys[:2], cidrs[:2], pinned=["su1-srv01/nic3"])
+    assert dict(fabric.addresses) == before and fabric.pinned == pins
+    fabric.set_addresses(keys[:2], ["10.9.0.1/31", "010.9.0.3/31"], pinned=["su1-srv01/nic1"])
+    assert [fabric.addresses[k] for k in keys[:2]] == ["10.9.0.1/31", "10.9.0.3/31"]
+    assert fabric.is_pinned("su1-srv01/nic1") and not fabric.is_pinned("su1-srv01/nic0")

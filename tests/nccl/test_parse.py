@@ -9,7 +9,7 @@ import pytest
 
 from designer.nccl import LogError
 from designer.nccl.parse import parse_file, parse_text
-from designer.nccl.runs import COLLECTIVES
+from designer.nccl import COLLECTIVES
 from tests.conftest import preset_fabric
 from tests.nccl.logsynth import Spec, make_log
 

@@ -84,3 +84,42 @@ def test_missing_file_and_binary_file(tmp_path):
 def test_loads_of_an_empty_text_is_refused():
     with pytest.raises(FileFormatError, match="is not a design file"):
         loads("")
+
+
+def _with_address_rows(rows: list[str]) -> str:
+    """GOOD with ``rows`` first in its address table, in place of the records of their keys."""
+    head, _, table = GOOD.partition("addresses: |\n")
+    assert table.endswith("\n") and all(line.startswith("  ") for line in table.splitlines())   # the file's end
+    keys = {row.split()[0] for row in rows if row.split()}
+    kept = [line for line in table.splitlines(keepends=True) if line.split()[0] not in keys]
+    return head + "addresses: |\n" + "".join(f"  {row}\n" for row in rows) + "".join(kept)
+
+
+@pytest.mark.parametrize("rows, address, pinned", [
+    (["su1-srv01/nic0 10.0.0.2/29 pinned"], "10.0.0.2/29", True),
+    (["su1-srv01/nic0 10.0.0.3/29", "", "su1-srv01/nic0 10.0.0.2/29 pinned"], "10.0.0.2/29", True),   # the last wins
+    (["su1-srv01/nic0 10.0.0.2/29 pinned", "su1-srv01/nic0 10.0.0.3/29"], "10.0.0.3/29", False),
+    (["su1-srv01/nic0 010.0.0.4/29"], "10.0.0.4/29", False),          # normalised, as set_address does
+])
+def test_the_whole_table_read_means_what_the_records_say_one_by_one(rows, address, pinned):
+    fabric = loads(_with_address_rows(rows))
+    assert fabric.addresses["su1-srv01/nic0"] == address and fabric.is_pinned("su1-srv01/nic0") is pinned
+    one_by_one = loads(GOOD)
+    for row in (r.split() for r in rows if r):
+        one_by_one.set_address(row[0], row[1], pinned=len(row) == 3)
+    assert fabric.addresses == one_by_one.addresses and fabric.pinned == one_by_one.pinned
+
+
+@pytest.mark.parametrize("row, expected", [
+    ("su1-srv01/nic0 10.0.0.2/29 pinnd", "should be 2 words, optionally followed by 'pinned'"),
+    ("su1-srv01/nic0", "should be 2 words"),
+    ("su1-srv01//nic0 10.0.0.2/29", "is not an address key"),
+    ("su1..srv01/nic0 10.0.0.2/29", "is not an address key"),
+    ("su1-srv01/nic0 10.0.0.2/33", "is not an IPv4 address"),
+])
+def test_a_bad_record_anywhere_in_the_table_is_named_by_its_line(row, expected):
+    text = _with_address_rows(["su1-srv01/nic1 10.0.0.10/29", row])
+    line = text.splitlines().index(f"  {row}") + 1
+    with pytest.raises(FileFormatError, match=expected) as info:
+        loads(text, "d.yaml")
+    assert info.value.line == line and info.value.field == "addresses"
