@@ -205,8 +205,12 @@ class OverlapIndex:
     def issues(self, addresses: dict[str, str]):
         """RD008's ``(message, ids)`` pairs; ``addresses`` is the design's key -> CIDR text."""
         lengths = sorted(self.starts)
+        shortest, groups_at = (lengths or [None])[0], self.groups_at
         for entry in self.stale:
-            found = self._find_cover(entry, lengths)
+            if entry[1] == shortest and len(groups_at[entry[:2]]) == 1:
+                found = None                    # nothing is wider, and its block is its group's alone
+            else:
+                found = self._find_cover(entry, lengths)
             if found is None:
                 self.cover.pop(entry, None)
             else:

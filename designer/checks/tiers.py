@@ -145,6 +145,9 @@ def _group(group) -> str:
       "independent fabrics.")
 def cross_plane(ctx):
     switches, nics = ctx.switches, ctx.nics
+    planes = {s.fabric_plane for s in switches.values()} | {n.fabric_plane for n in nics.values()}
+    if len(planes) < 2:
+        return                          # every end of every cable is on one plane
     for link, (ep_a, dev_a, kind_a, _), (ep_b, dev_b, kind_b, _) in ctx.cables:
         planes = []
         for ep, dev, kind in ((ep_a, dev_a, kind_a), (ep_b, dev_b, kind_b)):
