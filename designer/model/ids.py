@@ -23,6 +23,11 @@ _ADDRESS_KEY = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)/[A-Za-z][A-Za-z0-9_.:/
 # pure function of the text, so it cannot go stale; cleared when it outgrows the largest designs.
 _KEYS: dict[str, tuple] = {}
 _KEYS_LIMIT = 1 << 21
+# An endpoint's key from its device's and its port's: device -> (the device's key but its last run, that
+# last text run + '/'), and (last run + '/' + port) -> its runs. A few thousand devices share a few
+# hundred port names, so an endpoint not seen before costs two lookups and a tuple.
+_HEADS: dict[str, tuple[tuple, str]] = {}
+_TAILS: dict[str, tuple] = {}
 # A whole valid host name in one match (exporters ask for every cable end of a large design).
 _HOSTNAME = re.compile(r"(?=.{1,253}\Z)(?!-)[A-Za-z0-9-]{1,63}(?<!-)(?:\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*\Z").match
 
@@ -31,23 +36,35 @@ def natural_key(text: str) -> tuple:
     """Sort key that orders ``srv2`` before ``srv10``."""
     key = _KEYS.get(text)
     if key is None:
-        device, sep, port = text.partition("/")
-        if device and sep:
-            # An endpoint: a few thousand devices share a few hundred port names, so both halves are
-            # mostly known. No digit run crosses the '/', so the runs of the whole are the device's
-            # runs then the port's, its last text run joined to the port's first ('/...').
-            head, tail = natural_key(device), natural_key(sep + port)
-            key = (*head[:-1], head[-1] + tail[0], *tail[1:])
-        else:
-            # split() with a capturing group alternates text and digit runs, starting and ending
-            # with text (maybe ""), so equal positions always hold the same type and tuples compare safely.
-            parts = _DIGITS.split(text)
-            parts[1::2] = map(int, parts[1::2])
-            key = tuple(parts)
         if len(_KEYS) >= _KEYS_LIMIT:
             _KEYS.clear()
+            _HEADS.clear()
+            _TAILS.clear()
+        device, sep, port = text.partition("/")
+        if device and sep:
+            # No digit run crosses the '/', so the runs of an endpoint are its device's runs but the
+            # last (text) one, then the runs of that last run joined to '/' and the port.
+            head = _HEADS.get(device)
+            if head is None:
+                whole = natural_key(device)
+                head = _HEADS[device] = (whole[:-1], whole[-1] + "/")
+            end = head[1] + port
+            tail = _TAILS.get(end)
+            if tail is None:
+                tail = _TAILS[end] = _runs(end)
+            key = head[0] + tail
+        else:
+            key = _runs(text)
         _KEYS[text] = key
     return key
+
+
+def _runs(text: str) -> tuple:
+    # split() with a capturing group alternates text and digit runs, starting and ending with text
+    # (maybe ""), so equal positions always hold the same type and tuples compare safely.
+    parts = _DIGITS.split(text)
+    parts[1::2] = map(int, parts[1::2])
+    return tuple(parts)
 
 
 def endpoint_before(a: str, device_a: str, b: str, device_b: str) -> bool:

@@ -119,7 +119,12 @@ class FabricQueries:
         return sorted(self._servers.values(), key=lambda s: natural_key(s.id))
 
     def sorted_links(self) -> list[Link]:
-        return sorted(self._links.values(), key=lambda l: (natural_key(l.a), natural_key(l.b)))
+        """Cables by the natural order of their ``a`` ends, then of their ``b`` ends."""
+        links = list(self._links.values())
+        keys = list(map(natural_key, [link.a for link in links]))
+        if len(set(keys)) < len(keys):   # two ends whose texts share a key ('srv01/nic0', 'srv1/nic0')
+            return sorted(links, key=lambda l: (natural_key(l.a), natural_key(l.b)))
+        return [links[i] for i in sorted(range(len(links)), key=keys.__getitem__)]
 
     def device(self, device_id: str) -> Server | Switch:
         found = self._servers.get(device_id) or self._switches.get(device_id)

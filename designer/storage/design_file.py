@@ -88,14 +88,13 @@ def _write_tier_settings(doc: dict, s: DesignSettings) -> None:
 
 def tables(fabric: Fabric) -> dict[str, list[str]]:
     """The design's table sections, one record per line."""
-    pinned = fabric.pinned
-
-    def flag(key: str) -> str:
-        return f" {PINNED}" if key in pinned else ""
+    pinned, asns, addresses = fabric.pinned, fabric.asns, fabric.addresses
+    flag = f" {PINNED}"
     return {
         "links": [f"{l.a}{LINK_SEPARATOR}{l.b}" for l in fabric.sorted_links()],
-        "asns": [f"{k} {fabric.asns[k]}{flag(asn_key(k))}" for k in sorted(fabric.asns, key=natural_key)],
-        "addresses": [f"{k} {fabric.addresses[k]}{flag(k)}" for k in sorted(fabric.addresses, key=natural_key)],
+        "asns": [f"{k} {asns[k]}{flag if asn_key(k) in pinned else ''}" for k in sorted(asns, key=natural_key)],
+        "addresses": [f"{k} {addresses[k]}{flag}" if k in pinned else f"{k} {addresses[k]}"
+                      for k in sorted(addresses, key=natural_key)],
     }
 
 
@@ -144,7 +143,7 @@ def dumps(fabric: Fabric) -> str:
     parts = [write_document(to_document(fabric))]
     for name, lines in tables(fabric).items():
         if lines:
-            parts.append(f"{name}: |\n" + "".join(f"  {line}\n" for line in lines))
+            parts.append(f"{name}: |\n  " + "\n  ".join(lines) + "\n")
         else:
             parts.append(f"{name}: ''\n")
     return "".join(parts)

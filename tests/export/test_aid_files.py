@@ -10,13 +10,10 @@ import jsonschema
 import openpyxl
 import pytest
 import yaml
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 import designer
 from designer.export.aid import PARTS
-from designer.export.aid_data import SHEETS, _endpoint_key, columns, format_breakouts, parse_breakouts
-from designer.model.ids import natural_key
+from designer.export.aid_data import SHEETS, columns, format_breakouts, parse_breakouts
 
 from tests.export.shapes import design as fabric
 
@@ -152,10 +149,3 @@ def test_text_that_json_and_yaml_treat_differently_survives_both(tmp_path):
     (tmp_path / "odd.aid.json").write_bytes(files["aid/fabric.aid.json"])
     rebuilt = designer.import_aid(tmp_path / "odd.aid.json")      # what `rail-designer import-aid` reads
     assert rebuilt.servers["su1-srv02"].rack == odd and rebuilt.rails[1].name == odd
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.lists(st.text(alphabet="a1-/0x9", max_size=12), max_size=30))
-def test_the_cached_endpoint_key_sorts_as_natural_key(texts):
-    key = _endpoint_key()
-    assert [key(t) for t in texts] == [natural_key(t) for t in texts]

@@ -120,3 +120,18 @@ def test_a_table_of_addresses_is_set_whole_or_not_at_all(default_fabric):
     fabric.set_addresses(keys[:2], ["10.9.0.1/31", "010.9.0.3/31"], pinned=["su1-srv01/nic1"])
     assert [fabric.addresses[k] for k in keys[:2]] == ["10.9.0.1/31", "10.9.0.3/31"]
     assert fabric.is_pinned("su1-srv01/nic1") and not fabric.is_pinned("su1-srv01/nic0")
+
+
+def test_cables_whose_ends_share_a_natural_key_go_by_their_far_ends(default_fabric):
+    from designer.model.ids import natural_key
+    from designer.planning.build import make_server
+    fabric = default_fabric
+    server = fabric.servers["su1-srv01"]
+    model = server.model
+    ports = [p.name for p in fabric.free_ports("su1-leaf-r0", server.nics[0].speed)][:2]
+    for server_id, port in (("a1", ports[1]), ("a01", ports[0])):      # 'a01/nic0' and 'a1/nic0': one key
+        fabric.add_server(make_server(fabric.catalog, server_id, model, 1, len(fabric.rails)))
+        fabric.connect(f"{server_id}/nic0", f"su1-leaf-r0/{port}")
+    links = fabric.sorted_links()
+    assert links == sorted(fabric.links.values(), key=lambda l: (natural_key(l.a), natural_key(l.b)))
+    assert [l.a for l in links[:2]] == ["a01/nic0", "a1/nic0"]          # by su1-leaf-r0's port order
