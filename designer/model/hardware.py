@@ -177,6 +177,10 @@ class NicSpec:
     fabric_plane: int = 0      # the independent plane this port is cabled to
 
 
+# (server model, rail count, planes) -> rails_by_nic's answer: a pure function of frozen values.
+_RAILS_BY_NIC: dict[tuple, dict[int, int]] = {}
+
+
 @dataclass(frozen=True, slots=True)
 class ServerModel:
     id: str
@@ -202,10 +206,16 @@ class ServerModel:
         """NIC index -> rail: in each of the first ``planes`` planes (None: all), the first ``rail_count``
         NICs in rail order carry rails 0, 1, ... (None: every NIC). The one place that says which NIC is on
         which rail by default."""
-        out = {}
-        for plane in range(self.fabric_planes if planes is None else min(planes, self.fabric_planes)):
-            out.update((index, rank) for rank, index in enumerate(self.rail_order(plane)[:rail_count]))
-        return out
+        key = (self, rail_count, planes)             # asked for every server built, loaded and saved
+        found = _RAILS_BY_NIC.get(key)
+        if found is None:
+            found = {}
+            for plane in range(self.fabric_planes if planes is None else min(planes, self.fabric_planes)):
+                found.update((index, rank) for rank, index in enumerate(self.rail_order(plane)[:rail_count]))
+            if len(_RAILS_BY_NIC) >= 1024:
+                _RAILS_BY_NIC.clear()
+            _RAILS_BY_NIC[key] = found
+        return dict(found)
 
     def nic(self, index: int) -> NicSpec:
         for n in self.nics:
