@@ -15,6 +15,12 @@ from ..model.fabric import Fabric
 from ..model.hardware import parse_breakout
 from ..planning.topology import LeafLinks, SpineLinks, all_leaf_links, all_spine_links, mesh_key
 
+# (kind of one end, kind of the other) of the cables between two tiers, either way round: a rule asks
+# this of every cable, and a tuple lookup costs less than comparing two sets
+SPINE_CORE = frozenset({("spine", "core"), ("core", "spine")})
+LEAF_CORE = frozenset({("leaf", "core"), ("core", "leaf")})
+
+
 def network(addr: int, prefix: int) -> tuple[int, int]:
     """First and last address of the network holding ``addr``."""
     span = (1 << (32 - prefix)) - 1

@@ -26,7 +26,7 @@ from ..model.errors import ModelError
 from ..planning.addressing import loopback_key, plane_part, rail_pool, svi_key
 from ..planning.host_tables import table_problem
 from ..planning.ppd import MAX_LOCAL, MAX_PINS
-from .context import network
+from .context import SPINE_CORE, network
 from .finding import Severity
 from .registry import ASSIGN, listing, rule
 
@@ -119,18 +119,17 @@ def out_of_pool(ctx):
     if ctx.cables:          # once per whole-design pass (the live checker's per-leaf passes have no cables)
         yield from _report(pools, addresses, [(pools.loopback(s.fabric_plane), (loopback_key(s.id),))
                                               for s in ctx.spines + ctx.cores], "of spines and cores")
-        keys = []
+        by_plane: dict[int, list[str]] = {}
         for _, (a, dev_a, kind_a, _), (b, _, kind_b, _) in ctx.cables:
-            if {kind_a, kind_b} == {"spine", "core"}:
-                pool = pools.fabric(ctx.switches[dev_a].fabric_plane)
-                keys += ((a, pool), (b, pool))
-        keys.sort(key=lambda kp: natural_key(kp[0]))       # cables come in the order the caller holds them
-        yield from _report(pools, addresses, [(pool, (key,)) for key, pool in keys], "on spine-core cables")
+            if (kind_a, kind_b) in SPINE_CORE:
+                by_plane.setdefault(ctx.switches[dev_a].fabric_plane, []).extend((a, b))
+        runs = [(pools.fabric(plane), keys) for plane, keys in sorted(by_plane.items())]
+        yield from _report(pools, addresses, runs, "on spine-core cables", in_order=True)
 
 
-def _report(pools: _Pools, addresses: dict, runs, where: str):
-    """One finding for the keys of ``runs`` ((pool, keys) in the order to list them) whose address lies
-    outside their pool (None: no pool to judge by)."""
+def _report(pools: _Pools, addresses: dict, runs, where: str, in_order: bool = False):
+    """One finding for the keys of ``runs`` ((pool, keys), in the order to list them or, ``in_order``, to
+    be listed in natural order) whose address lies outside their pool (None: no pool to judge by)."""
     bad = []
     for pool, keys in runs:
         if pool is None:
@@ -144,6 +143,8 @@ def _report(pools: _Pools, addresses: dict, runs, where: str):
                 if start < first or start + span > last:
                     bad.append((key, pool))
     if bad:
+        if in_order:
+            bad.sort(key=lambda kp: natural_key(kp[0]))
         shown = listing(f"{k} {cidr_str(*addresses[k])} (not in the {p} {pools.known[p][2]})" for k, p in bad)
         yield f"{len(bad)} address(es) {where} lie outside their pools: {shown}", natural_sorted(k for k, _ in bad)
 

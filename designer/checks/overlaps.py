@@ -20,7 +20,7 @@ from bisect import bisect_left, bisect_right, insort
 from ..model.addressing import HOST_BITS, cidr_str, parse_network
 from ..model.errors import ModelError
 from ..model.ids import natural_key, natural_sorted
-from .context import network
+from .context import SPINE_CORE, network
 from .registry import listing
 
 _POOLS = (("rail", "rail supernet", "rail_supernet"), ("fabric", "fabric pool", "fabric_pool"),
@@ -54,7 +54,7 @@ def key_groups(ctx) -> dict[str, Kind]:
     for switch_id in ctx.switches:
         out[f"{switch_id}/lo"] = ("loopback", f"{switch_id}/lo")
     for _, (ep_a, _, kind_a, _), (ep_b, _, kind_b, _) in ctx.cables:
-        if {kind_a, kind_b} == {"spine", "core"}:
+        if (kind_a, kind_b) in SPINE_CORE:
             group = ep_a if kind_a == "spine" else ep_b
             out[ep_a] = out[ep_b] = ("fabric", group)
     return out

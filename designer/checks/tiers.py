@@ -13,6 +13,7 @@ from ..model.ids import natural_sorted
 from ..planning.asns import group_key
 from ..planning.spec import format_ratio
 from .capacity import format_allowed
+from .context import LEAF_CORE
 from .finding import Severity
 from .registry import listing, rule
 
@@ -109,7 +110,7 @@ def uneven_core_uplinks(ctx):
 def skipped_tier(ctx):
     # a NIC on a core is RD032's (a NIC above the leaves, which export cannot get past)
     for link, (ep_a, dev_a, kind_a, _), (ep_b, dev_b, kind_b, _) in ctx.cables:
-        if {kind_a, kind_b} == {"core", "leaf"}:
+        if (kind_a, kind_b) in LEAF_CORE:
             lower, core = (ep_a, dev_b) if kind_a == "leaf" else (ep_b, dev_a)
             yield f"leaf port {lower} is cabled directly to core {core}", (link.id, dev_a, dev_b)
 

@@ -135,3 +135,12 @@ def test_out_of_pool_follows_fabric_planes_and_the_core_tier():
     three.set_address(core_end, "192.168.0.0/31", pinned=True)
     [finding] = of_code(three, "RD026")
     assert finding.ids == (core_end,) and "spine-core cables" in finding.message
+    ends = ["cg1-core-01/Ethernet16", "cg1-core-01/Ethernet8"]       # text order is not natural order
+    assert all(three.peer(end) for end in ends)
+    for n, end in enumerate(ends):
+        three.set_address(end, f"192.168.0.{2 * n + 2}/31", pinned=True)
+    [finding] = of_code(three, "RD026")
+    from designer.model.ids import natural_sorted
+    listed = natural_sorted([core_end, *ends])
+    assert finding.ids == tuple(listed)
+    assert [finding.message.index(f"{e} ") for e in listed] == sorted(finding.message.index(f"{e} ") for e in listed)
