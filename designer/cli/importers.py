@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from pathlib import Path
 
 import designer
 
+from ..export.csvtext import csv_text
 from .common import EXIT_FINDINGS, EXIT_OK, CliError, say_removed
 
 DEFAULT_CATALOG = Path("~/.config/rail-designer/catalog.yaml")
@@ -117,16 +116,14 @@ def _text(result) -> str:
 
 
 def _csv(result) -> str:
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["record", "kind", "end_a", "end_b", "expected_a", "expected_b", "found", "message"])
+    rows = []
     for m in result.mismatches:
         expected = dict(m.expected)
         ends = list(m.ends) + [""] * (2 - len(m.ends))
-        w.writerow(["mismatch", m.kind, ends[0], ends[1], expected.get(ends[0]) or "",
-                    expected.get(ends[1]) or "" if ends[1] else "", m.found or "", m.message])
+        rows.append(["mismatch", m.kind, ends[0], ends[1], expected.get(ends[0]) or "",
+                     expected.get(ends[1]) or "" if ends[1] else "", m.found or "", m.message])
     for i, mv in enumerate(result.moves, 1):
         a, b = (mv.keep, mv.plug) if mv.action == "move" else (mv.unplug or mv.plug, mv.other)
-        w.writerow([f"step {i}", mv.action, a or "", b or "", "", "", mv.unplug if mv.action == "move" else "",
-                    mv.text])
-    return buf.getvalue()
+        rows.append([f"step {i}", mv.action, a or "", b or "", "", "", mv.unplug if mv.action == "move" else "",
+                     mv.text])
+    return csv_text(["record", "kind", "end_a", "end_b", "expected_a", "expected_b", "found", "message"], rows)

@@ -14,8 +14,6 @@ characters that JSON allows raw.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 
 import orjson
@@ -23,6 +21,7 @@ import orjson
 from ..model.fabric import Fabric
 from .aid_data import SHEETS, aid_document, columns
 from .aid_schema import aid_schema
+from .csvtext import csv_text
 from .parts import Files, Part
 from .xlsx import write_xlsx
 
@@ -102,11 +101,8 @@ def _csv_column(values: list) -> list:
 
 
 def to_csv(rows: list[dict], columns) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([c.header for c in columns])
-    writer.writerows(zip(*[_csv_column([row[c.key] for row in rows]) for c in columns]))
-    return out.getvalue()
+    cells = [_csv_column([row[c.key] for row in rows]) for c in columns]
+    return csv_text([c.header for c in columns], list(zip(*cells)))
 
 
 def to_xlsx(doc: dict) -> bytes:

@@ -10,8 +10,6 @@ spine-core) and a multi-plane one a ``fabric_plane`` column; other designs keep 
 
 from __future__ import annotations
 
-import csv
-import io
 from functools import lru_cache
 from operator import itemgetter
 
@@ -20,6 +18,7 @@ from ..model.fabric import Fabric
 from ..model.hardware import Port, parse_breakout
 from ..model.ids import natural_key, split_endpoint
 from .env import render
+from .csvtext import csv_text
 from .errors import require_hostname, require_port_name
 
 COLUMNS = ["cable", "su", "rail", "a_device", "a_cage", "a_port", "a_lane",
@@ -139,11 +138,7 @@ def cabling_csv(rows: list[dict], names: list[str] = COLUMNS) -> str:
     """The rows as CSV with the design's ``names`` (`columns`)."""
     if rows and rows[0].keys() != set(names):
         raise ValueError(f"cabling rows have the columns {sorted(rows[0])}, not {sorted(names)}")
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(names)
-    writer.writerows(map(itemgetter(*names), rows))
-    return out.getvalue()
+    return csv_text(names, list(map(itemgetter(*names), rows)))
 
 
 def topology_dot(rows: list[dict]) -> str:

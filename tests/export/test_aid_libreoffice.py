@@ -43,3 +43,26 @@ def test_libreoffice_reads_every_sheet_as_the_csv_holds_it(tmp_path, default_fab
     notes = _rows(tmp_path / "lo" / "fabric.aid-Interfaces.csv")
     header = notes[0]
     assert header[-1] == "Notes" and notes[1][-1] == "0"          # su1-srv01 nic0: rail plane 0
+
+
+def test_a_name_that_looks_like_a_formula_opens_as_text(tmp_path, default_fabric):
+    # CSV injection: LibreOffice runs a CSV cell '=1+1' (it shows 2); the AID writes it behind an
+    # apostrophe, which LibreOffice keeps as text
+    _need_soffice()
+    from designer.storage import dumps, loads
+    text = dumps(default_fabric).replace("  hostname: su1-srv01\n", "  hostname: su1-srv01\n  rack: '=1+1'\n", 1)
+    text = text.replace("  hostname: su1-srv02\n", "  hostname: su1-srv02\n  rack: '-2+3'\n", 1)
+    fabric = loads(text)
+    assert fabric.servers["su1-srv01"].rack == "=1+1"
+    export(fabric, tmp_path / "b", only=["aid-csv"])
+    written = (tmp_path / "b" / "aid" / "devices.csv").read_text()
+    assert ",'=1+1," in written and ",'-2+3," in written
+    done = subprocess.run([SOFFICE, "--headless", f"-env:UserInstallation=file://{tmp_path}/profile",
+                           "--convert-to", "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false",
+                           str(tmp_path / "b" / "aid" / "devices.csv"), "--outdir", str(tmp_path / "lo")],
+                          capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr
+    rows = {row[0]: row for row in _rows(tmp_path / "lo" / "devices.csv")}
+    header = rows["Device"] if "Device" in rows else next(iter(rows.values()))
+    rack = header.index("Rack")
+    assert rows["su1-srv01"][rack] == "'=1+1" and rows["su1-srv02"][rack] == "'-2+3"    # text, not 2 or 1
