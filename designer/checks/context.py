@@ -19,6 +19,7 @@ from ..planning.topology import LeafLinks, SpineLinks, all_leaf_links, all_spine
 # this of every cable, and a tuple lookup costs less than comparing two sets
 SPINE_CORE = frozenset({("spine", "core"), ("core", "spine")})
 LEAF_CORE = frozenset({("leaf", "core"), ("core", "leaf")})
+LEAF_SPINE = frozenset({("leaf", "spine"), ("spine", "leaf")})
 
 
 def network(addr: int, prefix: int) -> tuple[int, int]:

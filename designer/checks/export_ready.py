@@ -6,7 +6,7 @@ fails `validate` with the code printed here. Export's own raise stays as the las
 |---------------------------------------------------------|-------|
 | a NIC cabled to a leaf without an address               | RD013 |
 | a switch without an ASN (or one out of range), loopback, or leaf gateway | RD015 |
-| a leaf-spine cable end, or a p2p31 leaf downlink, without an address | RD025 |
+| a cable end between two switches, or a p2p31 leaf downlink, without an address | RD025 |
 | an address outside the pool it belongs to (not refused: routes break) | RD026 |
 | a netdev, RDMA, management or switch interface name unfit for configs | RD027 |
 | more PPD rules on a leaf than its ACL priority ranges hold | RD028 |
@@ -26,10 +26,13 @@ from ..model.errors import ModelError
 from ..planning.addressing import loopback_key, plane_part, rail_pool, svi_key
 from ..planning.host_tables import table_problem
 from ..planning.ppd import MAX_LOCAL, MAX_PINS
-from .context import SPINE_CORE, network
+from .context import LEAF_SPINE, SPINE_CORE, network
 from .finding import Severity
 from .registry import ASSIGN, listing, rule
 
+
+
+_TIER = {"leaf": 0, "spine": 1, "core": 2}
 
 
 @rule("RD025", "Switch port without an address", Severity.ERROR,
@@ -46,13 +49,16 @@ def unaddressed_ports(ctx):
         if missing:
             yield (f"{len(missing)} switch port(s) cabled to or from {leaf.id} have no address (their configs need "
                    f"one): {listing(missing)}", natural_sorted(missing))
-    # Leaf-leaf and spine-spine cables (RD018) get a BGP session too; the live checker runs this part
-    # once on all cables, the per-leaf part above for each touched leaf.
+    # Every other cable between two switches gets a BGP session too: spine-core, and the ones RD018 and
+    # RD042 report (leaf-leaf, spine-spine, leaf-core). The live checker runs this part once on all
+    # cables, the per-leaf part above for each touched leaf.
     for link, (a, _, kind_a, _), (b, _, kind_b, _) in ctx.cables:
-        if kind_a in ("leaf", "spine") and kind_a == kind_b:
+        if kind_a in _TIER and kind_b in _TIER and (kind_a, kind_b) not in LEAF_SPINE:
             missing = [ep for ep in (a, b) if ep not in ctx.addresses]
             if missing:
-                yield (f"cable {link.a} - {link.b} joins two {kind_a}s and {listing(missing)} have no address",
+                low, high = sorted((kind_a, kind_b), key=_TIER.get)
+                joins = f"two {low}s" if low == high else f"a {low} and a {high}"
+                yield (f"cable {link.a} - {link.b} joins {joins} and {listing(missing)} have no address",
                        natural_sorted(missing))
 
 

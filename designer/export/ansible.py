@@ -98,7 +98,7 @@ def render_global(fabric: Fabric) -> Files:
 PARTS: list[Part] = [
     Part(name="ansible", description="Ansible inventory (groups per role and per rail; cores, spine groups and fabric "
                                      "planes where the design has them) and site.yml that deploys the bundle",
-         render_global=render_global,
+         render_global=render_global, refused_by=frozenset({"RD010"}),               # the inventory's host names
          apply="cd ansible && ansible-playbook -i inventory.yml site.yml "
                "(-e host_network=policy-routing to use the iproute2 script instead of netplan; "
                "-e rail_action=diff for the switches' dry run, -e rail_action=rollback to restore their last backup)"),

@@ -39,7 +39,7 @@ class ExportCancelled(Exception):
 
 class ExportRefused(ExportError):
     """The design has error findings and the export was not forced, or (``forced``) it has errors
-    that no export can get past (`BLOCKING`): refused at once instead of after rendering."""
+    that the parts to write cannot get past (`blocking`): refused at once instead of after rendering."""
 
     def __init__(self, findings, forced: bool = False):
         self.findings, self.forced = findings, forced
@@ -48,16 +48,18 @@ class ExportRefused(ExportError):
         if len(findings) > len(shown):
             lines += f"\n  ... and {len(findings) - len(shown)} more (rail-designer validate lists them all)"
         if forced:
-            head = (f"the design has {len(findings)} error(s) that no export can get past, even a forced one; "
-                    "fix them first (each finding's fix is in `rail-designer validate`):")
+            head = (f"the design has {len(findings)} error(s) that the parts to write cannot get past, even in a "
+                    "forced export; fix them first (each finding's fix is in `rail-designer validate`), or write "
+                    "only parts they do not stop (--only):")
         else:
             head = f"the design has {len(findings)} error(s); fix them or export with --force:"
         super().__init__(f"{head}\n{lines}")
 
 
-# Findings that make the exporters refuse (checks/export_ready.py lists which refusal each covers):
-# a forced export stops on them before rendering anything.
-BLOCKING = frozenset({"RD010", "RD013", "RD015", "RD025", "RD027", "RD028", "RD029", "RD031", "RD032"})
+def blocking(chosen: list[Part]) -> frozenset[str]:
+    """The codes of the findings that make the chosen parts' renderers refuse (`Part.refused_by`;
+    checks/export_ready.py lists which refusal each covers): a forced export stops on them at once."""
+    return frozenset().union(*(part.refused_by for part in chosen))
 
 
 @dataclass(frozen=True)
@@ -241,8 +243,8 @@ def export(fabric: Fabric, outdir, *, progress: Progress | None = None, only: li
     if outdir.is_symlink():                 # write the bundle where the link points; the link stays
         outdir = Path(os.path.realpath(outdir))
     _check_target(outdir)
-    _refuse_errors(fabric, force)
     chosen = select_parts(only, extra)
+    _refuse_errors(fabric, force, chosen)
     removed = remove_leftovers(outdir, (PARTIAL, OLD))
     tmp = scratch_dir(outdir, PARTIAL)
     try:
@@ -257,15 +259,16 @@ def export(fabric: Fabric, outdir, *, progress: Progress | None = None, only: li
     return ExportResult(outdir, sorted(e[0] for e in entries), sum(e[2] for e in entries), removed)
 
 
-def _refuse_errors(fabric: Fabric, force: bool) -> None:
-    """Unforced: refuse any error finding. Forced: refuse at once the ones export cannot get past."""
+def _refuse_errors(fabric: Fabric, force: bool, chosen: list[Part]) -> None:
+    """Unforced: refuse any error finding. Forced: refuse at once the ones the chosen parts cannot get past."""
     from ..checks import Severity, check
     errors = [f for f in check(fabric) if f.severity is Severity.ERROR]
     if not force and errors:
         raise ExportRefused(errors)
-    blocking = [f for f in errors if f.code in BLOCKING]
-    if blocking:
-        raise ExportRefused(blocking, forced=True)
+    codes = blocking(chosen)
+    stops = [f for f in errors if f.code in codes]
+    if stops:
+        raise ExportRefused(stops, forced=True)
 
 
 def render_in_memory(fabric: Fabric, chosen: list[Part]) -> dict[str, "str | bytes"]:

@@ -24,9 +24,11 @@ from __future__ import annotations
 
 from ..model.fabric import Fabric
 from ..model.ids import natural_key, split_endpoint
+from .hosts import HOST_FILES_REFUSED_BY
 from .names import checked_hostname, design_stem
 from .parts import Files, Part
 from .switch_data import switch_data
+from .switches import SWITCH_CONFIGS_REFUSED_BY
 from .yamldump import dump
 
 FRR_IMAGE = "quay.io/frrouting/frr:10.2.1"
@@ -108,7 +110,7 @@ def render_global(fabric: Fabric) -> Files:
 PARTS: list[Part] = [
     Part(name="lab", description="containerlab topology: FRR nodes with the bundle's frr.conf, Linux hosts "
                                  "with its host files, links from the cabling",
-         render_global=render_global,
+         render_global=render_global, refused_by=SWITCH_CONFIGS_REFUSED_BY | HOST_FILES_REFUSED_BY,   # runs both
          apply="sudo containerlab deploy -t lab/<name>.clab.yml from the bundle folder; for large fabrics "
                "convert it with clabverter for clabernetes"),
 ]

@@ -39,6 +39,10 @@ def render_device(fabric: Fabric, server_id: str) -> Files:
     return {f"hosts/{data['hostname']}/{name}": text for name, text in render_host(data).items()}
 
 
+# host names (RD010), the leaf gateway or /31 partner each NIC routes by (RD015, RD025; none for a NIC
+# cabled above the leaves, RD032), interface and RDMA names (RD027), a routing table per NIC port (RD031)
+HOST_FILES_REFUSED_BY = frozenset({"RD010", "RD015", "RD025", "RD027", "RD031", "RD032"})
+
 PARTS: list[Part] = [
     Part(
         name="hosts",
@@ -47,6 +51,7 @@ PARTS: list[Part] = [
         devices=server_ids,
         render_device=render_device,
         render_global=render_units,
+        refused_by=HOST_FILES_REFUSED_BY,
         apply="netplan.yaml to /etc/netplan/50-rail.yaml and `netplan apply` (or policy-routing.sh as "
               "/usr/local/sbin/rail-policy-routing.sh with hosts/rail-policy-routing.service enabled); "
               "sysctl.conf to /etc/sysctl.d/60-rail.conf; roce-qos.sh as /usr/local/sbin/rail-roce-qos.sh "

@@ -35,7 +35,7 @@ def render_global(fabric: Fabric) -> Files:
 PARTS: list[Part] = [
     Part(name="monitoring",
          description="Prometheus targets, scrape config and alert rules; Grafana dashboards per SU and rail",
-         render_global=render_global,
+         render_global=render_global, refused_by=frozenset({"RD010"}),               # the targets' host names
          apply="merge monitoring/prometheus.yml into Prometheus (targets and rules beside it); put "
                "design-neighbors.prom in a node_exporter textfile directory; copy monitoring/grafana/ into "
                "Grafana's provisioning; hosts run node_exporter --collector.ethtool, switches sonic-exporter"),

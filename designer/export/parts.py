@@ -6,6 +6,10 @@ each device's files, then for the part's global files. Every path is relative to
 root and uses ``/``; every content is ``str`` (written as UTF-8) or ``bytes``. Rendering must
 be deterministic: the same fabric gives the same bytes.
 
+``refused_by`` names the design rules whose errors make the part's renderers refuse; a forced export
+stops on those at once, and only for the parts it writes (tests/export/test_one_verdict.py holds each
+part to its list over mutated designs).
+
 A part that is not ``default`` is optional: the bundle writes it only when asked for by name
 (``export --with NAME`` or ``--only NAME``; ``with_parts=`` / ``parts=`` in the API).
 """
@@ -29,3 +33,6 @@ class Part:
     render_global: Callable[[Fabric], Files] = lambda fabric: {}
     apply: str = ""                                        # how an engineer applies it, for README.txt
     default: bool = True                                   # False: written only when named (optional part)
+    # Codes of the error findings this part's renderers cannot get past (each one's refusal has a rule:
+    # checks/export_ready.py): a forced export that writes the part stops on them before rendering.
+    refused_by: frozenset[str] = frozenset()

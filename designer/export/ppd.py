@@ -75,6 +75,7 @@ PARTS: list[Part] = [
     Part("ppd", "proactive path pins: ppd/<leaf>.csv (the plan), switches/<leaf>/ppd-pins.json and "
                 "ppd/rail-ppd-agent.py, which installs them on the leaf at run time and moves them on failures",
          devices=leaf_ids_with_ppd, render_device=render_ppd, render_global=render_agent,
+         refused_by=frozenset({"RD010", "RD013", "RD025", "RD028", "RD032"}),     # the pins' names and addresses
          apply="on each leaf the deploy installs the agent and the leaf's ppd-pins.json and runs `rail-ppd-agent.py "
                "run --backend sonic --pins FILE` as a service after swss and bgp; `plan` is its dry run, `remove` "
                "its rollback"),

@@ -31,13 +31,18 @@ def render_cabling(fabric: Fabric) -> Files:
     return {"cabling.csv": cabling_csv(rows, columns(fabric)), "topology.dot": topology_dot(rows)}
 
 
+# host names (RD010), NIC addresses, ASNs, loopbacks, gateways and port addresses the configs are built
+# from (RD013, RD015, RD025), port names (RD027), the PPD ACL's room (RD028), NICs above the leaves (RD032)
+SWITCH_CONFIGS_REFUSED_BY = frozenset({"RD010", "RD013", "RD015", "RD025", "RD027", "RD028", "RD032"})
+
 PARTS: list[Part] = [
     Part("switches", "SONiC config_db.json (merged, never reloaded), FRR frr.conf and NOTES.txt per switch; "
                      "rail-switch-apply.py does every change on a switch (dry run, apply, rollback)",
          devices=switch_ids, render_device=render_switch, render_global=lambda fabric: switch_global_files(),
+         refused_by=SWITCH_CONFIGS_REFUSED_BY,
          apply="on each switch, in this order (the Ansible playbook runs the same commands):\n"
                + steps_text(indent=" " * 16)),
     Part("cabling", "cabling.csv (one row per cable, switch by switch) and topology.dot (Cumulus PTM)",
-         render_global=render_cabling,
+         render_global=render_cabling, refused_by=frozenset({"RD010", "RD027"}),      # host and port names
          apply="cable from cabling.csv switch by switch; verify with `rail-designer verify DESIGN --lldp DIR`"),
 ]
