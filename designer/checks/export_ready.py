@@ -30,9 +30,7 @@ from .context import LEAF_SPINE, SPINE_CORE, network
 from .finding import Severity
 from .registry import ASSIGN, listing, rule
 
-
-
-_TIER = {"leaf": 0, "spine": 1, "core": 2}
+_TIER = {"leaf": 0, "spine": 1, "core": 2}          # the switch tiers, bottom up
 
 
 @rule("RD025", "Switch port without an address", Severity.ERROR,

@@ -15,7 +15,6 @@ import sys
 import traceback
 
 import designer
-from designer.model.gcpause import freeze_after_pauses
 
 from .common import CliError, EXIT_FINDINGS, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE  # noqa: F401 (exported)
 
@@ -45,6 +44,7 @@ def main(argv: list[str] | None = None) -> int:
         parser().print_help()
         return EXIT_USAGE
     if process and args.command != "gui":
+        from ..model.gcpause import freeze_after_pauses
         freeze_after_pauses()        # the process ends with the command: nothing it built needs collecting
     try:
         return int(args.run(args) or 0)

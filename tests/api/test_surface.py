@@ -26,10 +26,12 @@ PRESENTATION = {
     "analysis.chart": {"format_of", "write_chart"},                               # analyze --chart
     "nccl.report": {"result_text", "result_json"},
     "nccl.plot": {"busbw_chart"},                                                 # nccl-check --plot
-    "nccl.runs": {"COLLECTIVES"},                                                 # --collective choices
+    "nccl": {"COLLECTIVES"},                                                      # --collective choices
     "sonic.lint": {"report"},
     "emulation.report": {"summary", "table"},
     "storage.atomic": {"write_atomic"},                                           # writes the plot
+    "export.csvtext": {"csv_text"},                                               # verify --format csv
+    "model.gcpause": {"freeze_after_pauses"},     # the console script's process ends with its one command
     "gui.app": {"run", "render"},                                                 # the window (Qt)
 }
 HEAVY = ("networkx", "yaml", "jinja2", "matplotlib", "PySide6", "shiboken6", "libyang", "openpyxl", "numpy")

@@ -109,7 +109,8 @@ def test_a_removed_device_takes_its_addresses_and_asn_and_the_file_reopens(defau
 def test_a_table_of_addresses_is_set_whole_or_not_at_all(default_fabric):
     fabric = default_fabric
     before, pins = dict(fabric.addresses), fabric.pinned
-    keys, cidrs = ["su1-srv01/nic0", "su1-srv01/nic1", "su1-srv01/nic2"], ["10.9.0.1/31", "10.9.0.3/31", "10.9.0.999/31"]
+    keys = ["su1-srv01/nic0", "su1-srv01/nic1", "su1-srv01/nic2"]
+    cidrs = ["10.9.0.1/31", "10.9.0.3/31", "10.9.0.999/31"]
     with pytest.raises(ModelError, match="10.9.0.999/31' for su1-srv01/nic2 is not an IPv4 address"):
         fabric.set_addresses(keys, cidrs)
     with pytest.raises(ModelError, match="is not an address key"):
