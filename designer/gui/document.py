@@ -80,12 +80,13 @@ class Document(QObject):
         fabric = load(Path(path))
         self.replace(fabric, Path(path))
 
-    def save(self, path: Path | None = None) -> Path:
+    def save(self, path: Path | None = None, force: bool = False) -> Path:
+        """Save to ``path`` (default: the design's file); ``force`` replaces a read-only file."""
         from ..storage import save
         target = Path(path) if path else self.path
         if target is None:
             raise ValueError("the design has no file yet; use Save As")
-        save(self.fabric, target)
+        save(self.fabric, target, force=force)
         self.path = target
         self._restored = False
         self.undo_stack.setClean()

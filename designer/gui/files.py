@@ -165,8 +165,18 @@ class FileActions(QObject):
         return self.save_to(path)
 
     def save_to(self, path: Path) -> bool:
+        from ..storage import SaveRefused
         try:
-            self.document.save(path)
+            try:
+                self.document.save(path)
+            except SaveRefused as refused:      # what the command line's --force is for: ask instead
+                if QMessageBox.question(
+                        self.window, "Replace the file?", f"{path} {refused.reason}. Replace it with this design "
+                        "anyway? (The new file keeps its mode.)", QMessageBox.Yes | QMessageBox.No,
+                        QMessageBox.No) != QMessageBox.Yes:
+                    self.status(f"not saved: {path} {refused.reason}")
+                    return False
+                self.document.save(path, force=True)
         except (OSError, ValueError) as exc:
             QMessageBox.critical(self.window, "Cannot save the design", f"{path}: {exc}")
             return False

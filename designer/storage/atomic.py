@@ -23,7 +23,12 @@ SUFFIX = ".tmp"
 
 class RefusedWrite(PermissionError):
     """The target is read-only, or its owner cannot be kept, and ``force`` was not given.
-    ``strerror`` is the whole sentence to show after the file name."""
+    ``strerror`` is the whole sentence to show after the file name; ``reason`` its first half (what
+    the file is), for a caller that asks its user instead of pointing at --force."""
+
+    def __init__(self, code: int, reason: str, hint: str, filename: str):
+        super().__init__(code, f"{reason}; {hint}", filename)
+        self.reason = reason
 
 
 def write_problem(exc: OSError) -> str:
@@ -40,8 +45,8 @@ def write_atomic(path: Path, data: str | bytes, force: bool = False) -> list[Pat
     except FileNotFoundError:
         old = None
     if old is not None and not force and _read_only(target, old):
-        raise RefusedWrite(errno.EACCES, f"is read-only (mode {stat.S_IMODE(old.st_mode):04o}); make it "
-                           "writable (chmod u+w) or, on the command line, add --force to replace it", str(path))
+        raise RefusedWrite(errno.EACCES, f"is read-only (mode {stat.S_IMODE(old.st_mode):04o})",
+                           "make it writable (chmod u+w) or, on the command line, add --force to replace it", str(path))
     removed = remove_leftovers(target, (SUFFIX,))
     fd, tmp = scratch_file(target, SUFFIX)
     try:
@@ -87,8 +92,8 @@ def _keep_attributes(fd: int, old: os.stat_result | None, force: bool, shown: st
         except PermissionError:
             if not force:
                 raise RefusedWrite(errno.EPERM, f"belongs to user {old.st_uid} (group {old.st_gid}) and a save "
-                                      "by you cannot keep that owner; save it as that user or, on the command "
-                                      "line, add --force to replace it with a file you own", shown) from None
+                                   "by you cannot keep that owner", "save it as that user or, on the command "
+                                   "line, add --force to replace it with a file you own", shown) from None
     os.fchmod(fd, stat.S_IMODE(old.st_mode))
 
 

@@ -33,7 +33,7 @@ from ..model.validate import (GID_RANGE, GROUP_RANGE, PLANE_RANGE, POSITION_RANG
                               settings_problems)
 from .catalog_file import builtin_catalog, catalog_document, catalog_with, parse_catalog
 from .records import read as read_document, write as write_document
-from .atomic import write_atomic, write_problem
+from .atomic import RefusedWrite, write_atomic, write_problem
 from .yamlio import Context, FileFormatError, field, only_keys, read_text
 
 FORMAT_VERSION = 1
@@ -153,7 +153,8 @@ def save(fabric: Fabric, path: Path, force: bool = False, verify: bool = False) 
     """Write the design atomically (keeping the file's mode, owner and symlink; a read-only file only
     with ``force``); returns the leftovers of killed saves it removed. Raises FileFormatError (readable)
     if the file cannot be written, and with ``verify`` also when the text would not load again
-    (importers use it: nothing is saved that a later command cannot open)."""
+    (importers use it: nothing is saved that a later command cannot open); SaveRefused, a kind of it, when
+    only ``force`` would replace the file."""
     text = dumps(fabric)
     if verify:
         try:
@@ -163,8 +164,19 @@ def save(fabric: Fabric, path: Path, force: bool = False, verify: bool = False) 
                                   exc.line, exc.field) from None
     try:
         return write_atomic(Path(path), text, force=force)
+    except RefusedWrite as exc:
+        raise SaveRefused(str(path), write_problem(exc), exc.reason) from None
     except OSError as exc:
         raise FileFormatError(str(path), write_problem(exc)) from None
+
+
+class SaveRefused(FileFormatError):
+    """The file is there and only a forced save would replace it (read-only, or an owner the save cannot
+    keep); ``reason`` says which, for a window that asks its user instead of pointing at --force."""
+
+    def __init__(self, file: str, message: str, reason: str):
+        super().__init__(file, message)
+        self.reason = reason
 
 
 # ---------------------------------------------------------------------------------------- reading

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
@@ -110,3 +112,23 @@ def test_export_folder_and_diagram_follow_the_design_file(window, tmp_path, monk
     monkeypatch.setattr(ExportDialog, "exec", lambda self: seen.setdefault("folder", self.folder.text()))
     window.files.export_bundle()
     assert seen["folder"] == str(tmp_path.resolve() / "rack-a-bundle")
+
+
+def test_saving_over_a_read_only_file_asks_and_keeps_it_when_told_no(window, tmp_path, monkeypatch):
+    # the command line replaces a read-only design only with --force; the window asks instead
+    import os
+    import stat
+    path = tmp_path / "locked.fabric.yaml"
+    path.write_text("keep me\n")
+    os.chmod(path, 0o444)
+    asked = []
+    monkeypatch.setattr(QMessageBox, "question", lambda parent, title, text, *a: asked.append(text) or QMessageBox.No)
+    monkeypatch.setattr(QMessageBox, "critical", lambda *a: pytest.fail(f"an error box: {a[2]}"))
+    assert window.files.save_to(path) is False
+    assert path.read_text() == "keep me\n" and asked == [f"{path} is read-only (mode 0444). Replace it with this "
+                                                           "design anyway? (The new file keeps its mode.)"]
+    assert "not saved" in window.statusBar().currentMessage()
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.Yes)
+    assert window.files.save_to(path) is True
+    assert dumps(load(path)) == dumps(window.document.fabric) and stat.S_IMODE(path.stat().st_mode) == 0o444
+    assert window.document.path == path and window.document.undo_stack.isClean()
