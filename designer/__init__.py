@@ -19,7 +19,7 @@ import importlib
 
 from .api.bundle import bundle_parts, export_bundle, lint, render_device
 from .api.design import assign, build, catalog, check, import_aid, load, presets, save, size, spec
-from .api.emulate import emulate
+from .api.emulate import emulate, sweep_emulations
 from .api.machines import apply_nics, import_topo, verify
 from .api.questions import analyze, nccl_check, trace
 from .errors import DesignerError, UnknownDevice
@@ -43,7 +43,7 @@ __all__ = [
     # questions
     "trace", "analyze", "nccl_check",
     # real machines
-    "import_topo", "apply_nics", "verify", "emulate",
+    "import_topo", "apply_nics", "verify", "emulate", "sweep_emulations",
     # types
     "Fabric", "BuildSpec", "Finding", "Severity",
     # errors

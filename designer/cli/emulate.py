@@ -36,6 +36,16 @@ def register(sub) -> None:
     p.add_argument("--no-failover", action="store_true",
                    help="skip the uplink and spine failure scenarios (faster)")
     p.set_defaults(run=run_emulate)
+    s = sub.add_parser(
+        "emulate-sweep", help="remove what killed emulate runs left: namespaces, their FRR and agents (root)",
+        description="An emulate run removes everything it made, also on error and Ctrl+C; one killed outright "
+                    "leaves its namespaces, the FRR daemons and PPD agents in them, and its work folder. This "
+                    "removes those of every run whose process is gone, and lists runs still going and runs kept "
+                    "with --keep (removed only with --kept). Namespaces nothing marks as the emulation's are "
+                    "never touched.")
+    s.add_argument("--kept", action="store_true", help="also remove runs left on purpose with emulate --keep")
+    s.add_argument("--dry-run", action="store_true", help="list what would be removed; remove nothing")
+    s.set_defaults(run=run_sweep)
 
 
 def _commands(fabric, execs: list[str]) -> list[tuple[str, str]]:
@@ -64,5 +74,20 @@ def run_emulate(args) -> int:
     if result.timings:
         print("timings: " + ", ".join(f"{k} {v:.1f} s" for k, v in result.timings.items()))
     if result.kept:
-        print(f"namespaces kept ({result.plan.run_id}-*); remove them with: {result.removal_hint}")
+        print(f"namespaces kept ({result.plan.run_id}-*); remove them with: {result.removal_hint} "
+              "(`rail-designer emulate-sweep --kept` removes every kept run)")
     return EXIT_OK if result.ok else EXIT_FINDINGS
+
+
+def run_sweep(args) -> int:
+    found = designer.sweep_emulations(kept=args.kept, dry_run=args.dry_run)
+    if not found:
+        print("no emulation runs left anything here")
+        return EXIT_OK
+    for run in found:
+        gone = run.state == "dead" or args.kept and run.state == "kept"
+        verdict = ("would be removed" if args.dry_run else "removed") if gone else \
+            ("left: add --kept to remove it" if run.state == "kept" else "left: still running")
+        print(f"{run.run_id:12} {run.state:8} {len(run.namespaces):3} namespace(s), {len(run.folders)} folder(s)  "
+              f"{verdict}")
+    return EXIT_OK

@@ -18,6 +18,7 @@ from ..model.fabric import Fabric
 from .checks import Row, run_checks
 from .failover import run_failovers
 from .netns import Runner, environment_problem, free_run_id
+from .sweep import KEPT
 from .plan import EmulationError, Plan, make_plan
 
 __all__ = ["EmulationError", "EmulationResult", "Row", "emulate", "environment_problem"]
@@ -97,6 +98,9 @@ def emulate(fabric: Fabric, *, keep: bool = False, after_setup: Callable[[Runner
             except _Terminated:
                 raise KeyboardInterrupt from None
     finally:
+        if keep and runner.workdir is not None:
+            (runner.workdir / KEPT).write_text("left on purpose (--keep): `rail-designer emulate-sweep --kept` "
+                                               "removes it\n")
         if not keep:
             down = time.monotonic()
             with _signals_blocked():

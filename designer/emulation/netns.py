@@ -20,6 +20,7 @@ from .errors import EmulationError
 from .frr import Frr, frr_problem, wait_converged
 from .plan import SWITCH_SYSCTLS, Plan
 from .ppd_agents import Agents
+from .sweep import OWNER, owner_text
 
 TOOLS = ("ip", "bash", "sysctl")
 
@@ -112,6 +113,7 @@ class Runner:
         started = time.monotonic()
         self.workdir = Path(tempfile.mkdtemp(prefix=f"{plan.run_id}-"))
         self.workdir.chmod(0o755)                    # FRR's daemons run as user frr and keep their sockets here
+        (self.workdir / OWNER).write_text(owner_text())   # whose run this is, should it be killed (sweep.py)
         self._raise_neighbour_limits()
         self.log(f"creating {len(plan.namespaces)} namespaces")
         for ns in plan.namespaces:
