@@ -76,7 +76,9 @@ class LiveContext(Context):
         self.switches, self.servers = f.switches, f.servers
         self.leaves, self.spines, self.cores = f.leaves(), f.spines(), f.cores()
         self._expected = {}
-        for name in ("usable_switches", "nics", "leaf_bandwidth", "spine_links"):
+        stale = ("usable_switches", "nics", "leaf_bandwidth", "spine_links") if full or change.devices else \
+            ("leaf_bandwidth", "spine_links") if change.links else ()     # the NICs and switches are as they were
+        for name in stale:
             self.__dict__.pop(name, None)
         if full:
             self.__dict__.pop("addresses", None)
