@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from ..model.gcpause import settle
+
 DELAY_MS = 150
 
 
@@ -35,11 +37,14 @@ class CheckRunner(QObject):
         try:
             from ..checks.incremental import LiveChecker
             fabric = self.document.fabric
-            if self._live is None or self._live.fabric is not fabric:
+            fresh = self._live is None or self._live.fabric is not fabric
+            if fresh:
                 if self._live is not None:
                     self._live.close()
                 self._live = LiveChecker(fabric)
             self.findings = self._live.run()
+            if fresh:
+                settle()                     # the design, its items and its checks are built: out of the GC's walks
             self.problem = None
         except Exception as exc:        # a checks bug must not take the editor down
             self._live = None

@@ -9,6 +9,7 @@ from PySide6.QtGui import QUndoStack
 
 from ..model.errors import ModelError
 from ..model.fabric import Fabric
+from ..model.gcpause import thaw
 from ..planning.errors import PlanningError
 from .commands import FabricCommand
 
@@ -63,6 +64,7 @@ class Document(QObject):
 
     def replace(self, fabric: Fabric, path: Path | None, restored: bool = False) -> None:
         """Switch to another design (New, Open, restore); its history starts empty."""
+        thaw()                               # the old design (settled by the checks) is collectable again
         self.undo_stack.clear()
         self.fabric.unsubscribe(self._relay)
         self.fabric = fabric

@@ -11,6 +11,7 @@ from PySide6.QtGui import QCursor
 from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMessageBox
 
 from ..model.fabric import Fabric
+from ..model.gcpause import thaw
 from . import menus
 from .check_runner import CheckRunner
 from .context_menu import context_menu
@@ -251,4 +252,5 @@ class MainWindow(QMainWindow):
         self.analysis.cancel()
         self.recovery.discard()
         self.scene.detach()
+        thaw()                       # the design goes with the window: collectable again
         event.accept()
