@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import sys
 from pathlib import Path
@@ -15,9 +16,19 @@ def application():
     app = QApplication.instance()
     if app is None:
         app = QApplication(sys.argv[:1])
+        atexit.register(_release_clipboard)
     app.setApplicationName(APP_NAME)
     app.setOrganizationName(APP_NAME)
     return app
+
+
+def _release_clipboard() -> None:
+    """Qt's offscreen platform (headless runs, tests, `render`) crashed the process at exit when the
+    clipboard still held a copied selection: it is cleared first there. Other platforms keep it."""
+    from PySide6.QtWidgets import QApplication
+    app = QApplication.instance()
+    if app is not None and app.platformName() == "offscreen":
+        app.clipboard().clear()
 
 
 def default_fabric():

@@ -184,3 +184,20 @@ def test_cable_mode_draws_a_cable_without_shift(window, qtbot):
     assert len(f.links) == links + 1                              # panning edits nothing
     window.actions_by_name["mode_select"].trigger()
     assert view.dragMode() == view.DragMode.RubberBandDrag
+
+
+def test_a_headless_process_that_copied_a_selection_exits_cleanly(tmp_path):
+    # Qt's offscreen platform crashed the process at exit (SIGSEGV) while the clipboard held a copy
+    import os
+    import subprocess
+    import sys
+    script = ("import os; os.environ['QT_QPA_PLATFORM'] = 'offscreen'\n"
+              "from designer.gui.app import application, default_fabric\n"
+              "from designer.gui.main_window import MainWindow\n"
+              "app = application(); window = MainWindow(default_fabric()); window.show(); app.processEvents()\n"
+              "window.edit.copy(sorted(window.document.fabric.servers)[:2])\n"
+              "assert window.edit.clipboard() is not None\n"
+              "window.document.undo_stack.setClean(); window.close(); print('copied')\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "HOME": str(tmp_path)})
+    assert done.returncode == 0 and "copied" in done.stdout, (done.returncode, done.stderr[-500:])
