@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from ..planning.host_tables import host_table, rule_priority  # the host exporter's table/priority plan
 from ..model.addressing import cidr_str, ip_int, ip_str, network_of, split_cidr
-from ..model.entities import Role
+from ..model.entities import TIER_RANK, Role
 from ..model.fabric import Fabric
 from ..model.ids import endpoint, natural_key, split_endpoint
 from ..planning.addressing import rail_pool, svi_key
@@ -111,8 +111,7 @@ class Forwarding:
         """switch -> neighbouring switch -> [(own port, its port)], each cable once per direction, in the
         lower tier's front-panel order (leaf uplinks first, then spine uplinks, then the rest)."""
         fabric, out, seen = self.fabric, {}, set()
-        order = {Role.LEAF: 0, Role.SPINE: 1, Role.CORE: 2}
-        for switch in sorted(fabric.switches.values(), key=lambda s: (order[s.role], natural_key(s.id))):
+        for switch in sorted(fabric.switches.values(), key=lambda s: (TIER_RANK[s.role], natural_key(s.id))):
             for port, peer in fabric.cabled_ports(switch.id):
                 other, other_port = split_endpoint(peer)
                 link = (switch.id, port.name) if switch.id < other else (other, other_port)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import ipaddress
 
 from ..model.addressing import HOST_BITS, cidr_str, size
+from ..model.entities import TIER_RANK
 from ..model.ids import is_valid_port_name, natural_key, natural_sorted, netdev_problem, rdma_problem
 from ..model.errors import ModelError
 from ..planning.addressing import loopback_key, plane_part, rail_pool, svi_key
@@ -29,8 +30,6 @@ from ..planning.ppd import MAX_LOCAL, MAX_PINS
 from .context import LEAF_SPINE, SPINE_CORE, network
 from .finding import Severity
 from .registry import ASSIGN, listing, rule
-
-_TIER = {"leaf": 0, "spine": 1, "core": 2}          # the switch tiers, bottom up
 
 
 @rule("RD025", "Switch port without an address", Severity.ERROR,
@@ -51,10 +50,10 @@ def unaddressed_ports(ctx):
     # RD042 report (leaf-leaf, spine-spine, leaf-core). The live checker runs this part once on all
     # cables, the per-leaf part above for each touched leaf.
     for link, (a, _, kind_a, _), (b, _, kind_b, _) in ctx.cables:
-        if kind_a in _TIER and kind_b in _TIER and (kind_a, kind_b) not in LEAF_SPINE:
+        if kind_a in TIER_RANK and kind_b in TIER_RANK and (kind_a, kind_b) not in LEAF_SPINE:
             missing = [ep for ep in (a, b) if ep not in ctx.addresses]
             if missing:
-                low, high = sorted((kind_a, kind_b), key=_TIER.get)
+                low, high = sorted((kind_a, kind_b), key=TIER_RANK.get)
                 joins = f"two {low}s" if low == high else f"a {low} and a {high}"
                 yield (f"cable {link.a} - {link.b} joins {joins} and {listing(missing)} have no address",
                        natural_sorted(missing))

@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import lru_cache
 from operator import itemgetter
 
-from ..model.entities import Role
+from ..model.entities import TIER_RANK
 from ..model.fabric import Fabric
 from ..model.hardware import Port, parse_breakout
 from ..model.ids import natural_key, split_endpoint
@@ -24,7 +24,6 @@ from .errors import require_hostname, require_port_name
 COLUMNS = ["cable", "su", "rail", "a_device", "a_cage", "a_port", "a_lane",
            "b_device", "b_cage", "b_port", "b_lane", "speed_gbps", "cable_type"]
 TIER, PLANE = "tier", "fabric_plane"          # the columns of three-tier and multi-plane designs
-_RANK = {Role.LEAF: 0, Role.SPINE: 1, Role.CORE: 2}
 
 
 class _Ends:
@@ -36,7 +35,7 @@ class _Ends:
         self.order: dict[str, dict[str, int]] = {}
         switches = sorted(fabric.switches, key=natural_key)
         self.switch_rank = {sid: i for i, sid in enumerate(switches)}
-        self.rank = {sid: _RANK[s.role] for sid, s in fabric.switches.items()}
+        self.rank = {sid: TIER_RANK[s.role] for sid, s in fabric.switches.items()}
 
     def hostname(self, device_id: str) -> str:
         name = self.hostnames.get(device_id)

@@ -14,6 +14,10 @@ class Role(str, Enum):
     CORE = "core"      # super-spine: the third tier, above spine groups
 
 
+# Each switch tier's height, bottom up (a str Enum: its values "leaf", "spine", "core" look it up too).
+TIER_RANK = {Role.LEAF: 0, Role.SPINE: 1, Role.CORE: 2}
+
+
 @dataclass(frozen=True, slots=True)
 class Nic:
     """A rail NIC port of a server. ``id`` is ``<server id>/nic<index>``.

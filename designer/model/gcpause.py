@@ -7,8 +7,9 @@ collector runs again (with its usual thresholds) as soon as the outermost pause 
 
 Its next pass would then walk all of them once (0.1 s after loading 4,096 servers). A process that ends
 after one command (the CLI) says so with `freeze_after_pauses`: what a pause built is then moved out of
-the collector's sight (`gc.freeze`), still freed by reference counting as usual. The window does not:
-it lives on, and a design it closes must be collectable.
+the collector's sight (`gc.freeze`), still freed by reference counting as usual. The window lives on and
+must be able to collect a design it closes: it freezes a design once it is open and checked (`settle`)
+and thaws it (`thaw`) before replacing it or closing.
 """
 
 from __future__ import annotations

@@ -462,6 +462,6 @@ def _plain_addresses(value) -> tuple[list[str], list[str], list[str]] | None:
         rows = [row for row in rows if row]
     pinned = [row[0] for row in rows if len(row) == 3 and row[2] == PINNED] if 3 in lengths else []
     keys = [row[0] for row in rows]
-    if 3 in lengths and len(pinned) != sum(len(row) == 3 for row in rows) or len(set(keys)) != len(keys):
-        return None
+    if (3 in lengths and len(pinned) != sum(len(row) == 3 for row in rows)) or len(set(keys)) != len(keys):
+        return None                               # a third word that is not 'pinned', or a key twice
     return keys, [row[1] for row in rows], pinned
