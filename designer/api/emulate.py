@@ -43,15 +43,19 @@ def sweep_emulations(*, kept: bool = False, dry_run: bool = False) -> list:
     namespaces (with their veths), the FRR daemons and PPD agents in them, the work folders. With ``kept``,
     runs left on purpose (``keep=True``, ``emulate --keep``) go too; with ``dry_run`` nothing is removed.
     Runs still going and namespaces nothing marks as the emulation's are never touched. Returns every run
-    found: ``run_id``, ``state`` (``running``, ``kept``, ``dead``), ``namespaces``, ``folders``, ``removed``.
+    found: ``run_id``, ``state`` (``running``, ``kept``, ``dead``), ``namespaces``, ``folders``, ``removed``
+    (in a dry run: whether it would be).
     Raises a DesignerError (``EmulationError``) when not root, or naming what could not be removed."""
     from ..emulation import EmulationError
     from ..emulation.sweep import runs, sweep, sweep_problem
     problem = sweep_problem()
     if problem:
         raise EmulationError(problem)
-    found = [run for run in runs() if run.state != "unknown"]
+    found = runs()
     chosen = [run for run in found if run.state == "dead" or kept and run.state == "kept"]
+    if dry_run:
+        for run in chosen:
+            run.removed = True
     failed = [] if dry_run else sweep(chosen)
     if failed:
         raise EmulationError(f"could not remove {', '.join(failed)}; see `ip netns pids NAME` for what holds them")

@@ -85,8 +85,7 @@ def run_sweep(args) -> int:
         print("no emulation runs left anything here")
         return EXIT_OK
     for run in found:
-        gone = run.state == "dead" or args.kept and run.state == "kept"
-        verdict = ("would be removed" if args.dry_run else "removed") if gone else \
+        verdict = ("would be removed" if args.dry_run else "removed") if run.removed else \
             ("left: add --kept to remove it" if run.state == "kept" else "left: still running")
         print(f"{run.run_id:12} {run.state:8} {len(run.namespaces):3} namespace(s), {len(run.folders)} folder(s)  "
               f"{verdict}")

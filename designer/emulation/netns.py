@@ -9,7 +9,6 @@ run's temporary folder), then deletes the namespaces it made.
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import tempfile
@@ -20,17 +19,16 @@ from .errors import EmulationError
 from .frr import Frr, frr_problem, wait_converged
 from .plan import SWITCH_SYSCTLS, Plan
 from .ppd_agents import Agents
-from .sweep import OWNER, owner_text
+from .sweep import OWNER, namespace_problem, namespaces_with_prefix, owner_text
 
 TOOLS = ("ip", "bash", "sysctl")
 
 
 def environment_problem() -> str | None:
     """Why the emulation cannot run here (not root, tools or `ip netns` missing), or None."""
-    if os.name != "posix" or not Path("/proc/self/ns/net").exists():
-        return "the emulation needs Linux network namespaces"
-    if os.geteuid() != 0:
-        return "the emulation needs root (it creates network namespaces); run it with sudo"
+    problem = namespace_problem("the emulation", "it creates network namespaces")
+    if problem:
+        return problem
     missing = [t for t in TOOLS if shutil.which(t) is None]
     if missing:
         return f"the emulation needs {', '.join(missing)} on PATH (iproute2, bash, procps)"
@@ -38,11 +36,6 @@ def environment_problem() -> str | None:
     if probe.returncode != 0:
         return f"`ip netns` is unavailable: {probe.stderr.strip() or 'exit status ' + str(probe.returncode)}"
     return frr_problem()
-
-
-def namespaces_with_prefix(prefix: str) -> list[str]:
-    out = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
-    return sorted(line.split()[0] for line in out.splitlines() if line.split() and line.startswith(prefix))
 
 
 def free_run_id(base: str) -> str:

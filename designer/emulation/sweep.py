@@ -38,7 +38,7 @@ class Run:
     state: str                                   # running, kept, dead or unknown
     namespaces: list[str] = field(default_factory=list)
     folders: list[Path] = field(default_factory=list)
-    removed: bool = False                        # set by `sweep`
+    removed: bool = False                        # by `sweep` (in a dry run: chosen to be)
 
 
 def process_start(pid: int) -> str | None:
@@ -64,16 +64,28 @@ def _owner_alive(text: str) -> bool | None:
     return process_start(int(words[0])) == words[1]
 
 
-def _namespaces() -> list[str]:
+def namespaces_with_prefix(prefix: str = "") -> list[str]:
+    """The machine's network namespaces whose names start with ``prefix``, sorted."""
     out = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout
-    return sorted(line.split()[0] for line in out.splitlines() if line.split())
+    return sorted(line.split()[0] for line in out.splitlines() if line.split() and line.startswith(prefix))
+
+
+def namespace_problem(who: str, why: str) -> str | None:
+    """Why ``who`` cannot work on network namespaces here (Linux, root), or None; ``why`` says what it
+    does with them."""
+    if os.name != "posix" or not Path("/proc/self/ns/net").exists():
+        return f"{who} needs Linux network namespaces"
+    if os.geteuid() != 0:
+        return f"{who} needs root ({why}); run it with sudo"
+    return None
 
 
 def runs(temp_dir: str | None = None) -> list[Run]:
-    """Every emulation run that left namespaces or a work folder here, with its state, by run id."""
+    """Every emulation run that left namespaces or a work folder here, with its state, by run id (what
+    nothing marks as the emulation's is not listed)."""
     temp = Path(temp_dir or tempfile.gettempdir())
     found: dict[str, Run] = {}
-    for ns in _namespaces():
+    for ns in namespaces_with_prefix():
         run_id = ns.partition("-")[0]
         found.setdefault(run_id, Run(run_id, "unknown")).namespaces.append(ns)
     for folder in sorted(temp.glob("*-*")):
@@ -82,7 +94,7 @@ def runs(temp_dir: str | None = None) -> list[Run]:
             found.setdefault(run_id, Run(run_id, "unknown")).folders.append(folder)
     for run in found.values():
         run.state = _state(run)
-    return [run for _, run in sorted(found.items()) if run.state != "unknown" or run.folders]
+    return [run for _, run in sorted(found.items()) if run.state != "unknown"]
 
 
 def _state(run: Run) -> str:
@@ -127,13 +139,10 @@ def sweep(chosen: list[Run]) -> list[str]:
 
 def sweep_problem() -> str | None:
     """Why a sweep cannot run here (it deletes namespaces: root and iproute2), or None."""
-    if os.name != "posix" or not Path("/proc/self/ns/net").exists():
-        return "sweeping emulation leftovers needs Linux network namespaces"
-    if os.geteuid() != 0:
-        return "sweeping emulation leftovers needs root (it deletes network namespaces); run it with sudo"
-    if shutil.which("ip") is None:
+    problem = namespace_problem("sweeping emulation leftovers", "it deletes network namespaces")
+    if problem is None and shutil.which("ip") is None:
         return "sweeping emulation leftovers needs ip (iproute2) on PATH"
-    return None
+    return problem
 
 
 def _stop_processes(ns: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -149,7 +150,7 @@ def test_not_root_is_refused_with_one_message_and_exit_2(tmp_path, monkeypatch, 
     from designer.cli import main
     from designer.emulation import netns
     from designer.storage import save
-    monkeypatch.setattr(netns.os, "geteuid", lambda: 1000)
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
     assert netns.environment_problem() == "the emulation needs root (it creates network namespaces); run it with sudo"
     design = tmp_path / "small.fabric.yaml"
     save(small("p2p31"), design)
@@ -160,7 +161,7 @@ def test_not_root_is_refused_with_one_message_and_exit_2(tmp_path, monkeypatch, 
 
 def test_missing_ip_netns_is_refused(monkeypatch):
     from designer.emulation import netns
-    monkeypatch.setattr(netns.os, "geteuid", lambda: 0)
+    monkeypatch.setattr(os, "geteuid", lambda: 0)
     monkeypatch.setattr(netns.shutil, "which", lambda tool: None if tool == "ip" else "/usr/bin/" + tool)
     assert netns.environment_problem() == "the emulation needs ip on PATH (iproute2, bash, procps)"
 
