@@ -4,7 +4,8 @@
 
 Prints seconds (the best of N runs) and MB per stage: the document (stage 1), then each file of the
 default part `aid` (fabric.aid.json, fabric.aid.xlsx, aid.schema.json), the part as the bundle renders
-it, and the optional parts `aid-yaml` and `aid-csv` on their own. `--xlsxwriter` also writes the same
+it, and the optional parts `aid-yaml` and `aid-csv` on their own; then the way back, `import-aid`'s
+work on the JSON (parse and bounds, schema check, replay into a design). `--xlsxwriter` also writes the same
 workbook with XlsxWriter's constant-memory mode (if installed), the library issue 11 suggested and
 this writer was measured against. Target (issue 11): the whole 4,096-server bundle under 8 s on two
 cores, and the AID is its longest single job.
@@ -93,6 +94,15 @@ def main() -> None:
         seconds, files = _best(args.repeat, lambda: part.render_global(fabric))
         kind = "default" if part.default else "optional"
         print(f"part {part.name:9} ({kind:8}) {seconds}  {_mb(files):6.1f} MB  {len(files)} files")
+    text = aid.to_json(doc).decode()
+    from designer.export.aid_import import load_aid_text, validate
+    from designer.storage.jsonio import parse_json
+    seconds, data = _best(args.repeat, lambda: parse_json(text))
+    print(f"import: parse the JSON  {seconds}")
+    seconds, _ = _best(args.repeat, lambda: validate(data))
+    print(f"import: schema check    {seconds}")
+    seconds, _ = _best(args.repeat, lambda: load_aid_text(text, "fabric.aid.json", builtin_catalog()))
+    print(f"import-aid, all of it   {seconds}   (parse, check, replay into a design)")
     print(f"peak memory {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
 
 
