@@ -62,7 +62,6 @@ def test_a_name_that_looks_like_a_formula_opens_as_text(tmp_path, default_fabric
                            str(tmp_path / "b" / "aid" / "devices.csv"), "--outdir", str(tmp_path / "lo")],
                           capture_output=True, text=True, timeout=180)
     assert done.returncode == 0, done.stderr
-    rows = {row[0]: row for row in _rows(tmp_path / "lo" / "devices.csv")}
-    header = rows["Device"] if "Device" in rows else next(iter(rows.values()))
-    rack = header.index("Rack")
+    header, *body = _rows(tmp_path / "lo" / "devices.csv")
+    rows, rack = {row[0]: row for row in body}, header.index("Rack")
     assert rows["su1-srv01"][rack] == "'=1+1" and rows["su1-srv02"][rack] == "'-2+3"    # text, not 2 or 1
