@@ -18,7 +18,7 @@ from __future__ import annotations
 import importlib
 
 from .api.bundle import bundle_parts, export_bundle, lint, render_device
-from .api.design import assign, build, catalog, check, import_aid, load, presets, save, size, spec
+from .api.design import assign, build, catalog, check, grow, import_aid, load, presets, save, size, spec
 from .api.emulate import emulate, sweep_emulations
 from .api.machines import apply_nics, import_topo, verify
 from .api.questions import analyze, nccl_check, trace
@@ -31,13 +31,14 @@ _LAZY = {
     "Finding": "designer.checks.finding",
     "Severity": "designer.checks.finding",
     "PlanningError": "designer.planning.errors",
+    "NotAdditive": "designer.planning.grow",
     "ExportRefused": "designer.export.bundle",
     "ExportCancelled": "designer.export.bundle",
 }
 
 __all__ = [
     # designs
-    "load", "save", "presets", "catalog", "spec", "size", "build", "assign", "check", "import_aid",
+    "load", "save", "presets", "catalog", "spec", "size", "build", "assign", "grow", "check", "import_aid",
     # the bundle
     "export_bundle", "bundle_parts", "render_device", "lint",
     # questions
@@ -47,7 +48,7 @@ __all__ = [
     # types
     "Fabric", "BuildSpec", "Finding", "Severity",
     # errors
-    "DesignerError", "PlanningError", "UnknownDevice", "ExportRefused", "ExportCancelled",
+    "DesignerError", "PlanningError", "NotAdditive", "UnknownDevice", "ExportRefused", "ExportCancelled",
 ]
 
 

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from ..checks.finding import Finding
     from ..model.fabric import Fabric
     from ..model.hardware import Catalog
+    from ..planning.grow import GrowResult
     from ..planning.spec import BuildSpec, Sizing
     from ..storage.presets import Preset
 
@@ -108,6 +109,23 @@ def assign(fabric: Fabric, *, rails: bool = True) -> int:
         changed = assign_rails(fabric) if rails else 0
         assign_addresses(fabric)
     return changed
+
+
+def grow(fabric: Fabric, sus: int | None = None, servers_per_su: int | None = None, *,
+         final_sus: int | None = None, allow_renumber: bool = False) -> GrowResult:
+    """Grow a design in place to ``sus`` SUs of ``servers_per_su`` servers each (either defaults to what
+    it has), keeping every existing device's name, ports, cables, addresses, ASN and pins: only new
+    devices, cables on free ports and new addresses are added, placed as `build` places them for the
+    design's plan (a design planned with ``final_sus``) or for the parameters it was built with.
+    ``final_sus``: plan for that many SUs from now on. Returns a result with ``fabric`` (the grown
+    design), ``added`` (new device ids), ``cables``, ``renumbered`` and ``plan``.
+
+    Raises ``NotAdditive`` (a DesignerError whose ``problems`` names every device that would be
+    renumbered or recabled; nothing changed) when the growth cannot be additive, unless
+    ``allow_renumber``: then ``fabric`` is a new design of the new size (host names kept) and
+    ``renumbered`` lists what changed. Raises ``PlanningError`` when the size cannot be built."""
+    from ..planning.grow import grow as grow_fabric
+    return grow_fabric(fabric, sus, servers_per_su, final_sus=final_sus, allow_renumber=allow_renumber)
 
 
 def check(fabric: Fabric) -> list[Finding]:

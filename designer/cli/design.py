@@ -50,6 +50,10 @@ SPEC_OPTIONS = {
                             "without a core tier), 'per-plane', 'per-spine' or 'per-group' (per spine group "
                             "and spine plane)"),
     "core_asn": (int, "the ASN every core shares"),
+    "final_sus": (int, "plan for this many SUs: spines, cores, ports, addresses and ASNs are sized and placed "
+                       "for them, so `grow` up to it only adds (default: the size built is final)"),
+    "final_servers_per_su": (int, "plan for this many servers per SU (leaves' uplinks and rail subnets "
+                                  "sized for them)"),
 }
 
 
@@ -78,6 +82,22 @@ def register(sub) -> None:
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--catalog", action="append", default=[], help="extra hardware catalog YAML (repeatable)")
     p.set_defaults(run=run_validate)
+
+    p = sub.add_parser("grow", help="add SUs or servers to a design without renumbering what exists",
+                       description="Adds SUs (or servers to each SU) as the design's plan places them; every "
+                                   "existing device keeps its name, ports, cables, addresses, ASN and pins. "
+                                   "Refuses (exit 1, naming each device that would change) when that "
+                                   "cannot be additive, unless --allow-renumber.")
+    p.add_argument("file")
+    p.add_argument("--sus", type=int, help="SUs the design should have (default: as now)")
+    p.add_argument("--servers-per-su", dest="servers_per_su", type=int,
+                   help="servers each SU should have (default: as now)")
+    p.add_argument("--final-sus", dest="final_sus", type=int, help="plan for this many SUs from now on")
+    p.add_argument("--allow-renumber", action="store_true",
+                   help="rebuild at the new size even when existing devices are renumbered or recabled")
+    p.add_argument("-o", "--output", help="write here instead of over FILE")
+    p.add_argument("--force", action="store_true", help="save even when the output file is read-only")
+    p.set_defaults(run=run_grow)
 
     p = sub.add_parser("assign", help="re-run rail assignment and addressing on a design, then save it",
                        description="Rails back to GPU-affinity order, then every unpinned address and ASN "
@@ -183,4 +203,28 @@ def run_assign(args) -> int:
     out = Path(args.output or args.file)
     say_removed(designer.save(fabric, out, force=args.force))
     print(f"wrote {out}: {changed} NIC rails reset, {len(fabric.addresses)} addresses, {len(fabric.asns)} ASNs")
+    return EXIT_OK
+
+
+def run_grow(args) -> int:
+    fabric = designer.load(args.file)
+    try:
+        result = designer.grow(fabric, args.sus, args.servers_per_su, final_sus=args.final_sus,
+                               allow_renumber=args.allow_renumber)
+    except designer.NotAdditive as exc:
+        shown = exc.problems[1:21]
+        more = len(exc.problems) - 1 - len(shown)
+        raise CliError(f"{args.file}: {exc.problems[0]}\n" + "\n".join(f"  - {p}" for p in shown)
+                       + (f"\n  ... and {more} more devices" if more > 0 else ""), EXIT_FINDINGS) from None
+    except designer.PlanningError as exc:
+        raise CliError(f"{args.file}: " + "\n".join(exc.problems)) from None
+    out = Path(args.output or args.file)
+    say_removed(designer.save(result.fabric, out, force=args.force))
+    plan = result.plan
+    planned = f"; planned for {plan.final_sus} SUs of {plan.final_servers_per_su} servers" if plan else ""
+    print(f"wrote {out}: {result.sus} SUs of up to {result.servers_per_su} servers, "
+          f"{len(result.added)} devices and {result.cables} cables added{planned}")
+    if result.renumbered:
+        print(f"renumbered or recabled {len(result.renumbered)} existing devices (--allow-renumber); "
+              "`rail-designer diff` shows each change")
     return EXIT_OK

@@ -138,6 +138,19 @@ class AsnSettings:
 
 
 @dataclass(frozen=True, slots=True)
+class GrowthPlan:
+    """The final size a design is planned for (`planning.growth`): spines, cores, spine ports,
+    address blocks and ASNs are sized and allocated for ``final_sus`` SUs of ``final_servers_per_su``
+    servers, so adding SUs or servers up to that size only adds. ``build`` holds the resolved build
+    parameters (hardware models and tier sizes, as sorted ``(name, value)`` pairs) the planner
+    re-runs to place what is added; the pools, scheme, ASN bases and ratios are the settings'."""
+
+    final_sus: int
+    final_servers_per_su: int
+    build: tuple[tuple[str, object], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class DesignSettings:
     name: str = "fabric"
     description: str = ""
@@ -148,6 +161,7 @@ class DesignSettings:
     core_asn: int = 4200200000                # every core shares this ASN (RFC 7938 section 5.2.1)
     addressing: AddressingSettings = field(default_factory=AddressingSettings)
     asn: AsnSettings = field(default_factory=AsnSettings)
+    growth: GrowthPlan | None = None          # the final size planned for; None: designed for its size only
 
 
 SCHEMES = ("subnet-per-leaf", "p2p31")

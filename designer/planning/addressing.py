@@ -152,7 +152,15 @@ class _Cursor:
 
 
 def plan(fabric: Fabric) -> tuple[dict[str, str], dict[str, int]]:
-    """Compute every unpinned address and ASN. Raises PlanningError when a pool is too small."""
+    """Compute every unpinned address and ASN. Raises PlanningError when a pool is too small.
+
+    A design planned for a final size (`growth`) keeps every value its final size gives the devices
+    and cables it holds as planned, whatever exists yet; only what was added otherwise is placed
+    around them, as around pinned values."""
+    fixed_addresses, fixed_asns = {}, {}
+    if fabric.settings.growth is not None:
+        from .growth import planned_values
+        fixed_addresses, fixed_asns = planned_values(fabric)
     links, spine_links = all_leaf_links(fabric), all_spine_links(fabric)
     try:
         short = [n.message() for n in requirements(fabric, links, spine_links) if n.short]
@@ -165,6 +173,7 @@ def plan(fabric: Fabric) -> tuple[dict[str, str], dict[str, int]]:
     if short:
         raise PlanningError(short)
     pinned = {k: v for k, v in fabric.addresses.items() if fabric.is_pinned(k)}
+    pinned.update((k, v) for k, v in fixed_addresses.items() if k not in pinned)
     taken = {split_cidr(v)[0] for v in pinned.values()}
     out: dict[str, str] = {}
     a = fabric.settings.addressing
@@ -187,7 +196,8 @@ def plan(fabric: Fabric) -> tuple[dict[str, str], dict[str, int]]:
             key = loopback_key(switch.id)
             if switch.fabric_plane == plane and key not in pinned:
                 out[key] = cidr_str(lo_cursor.block(1), 32)
-    return out, plan_asns(fabric)
+    out.update((k, v) for k, v in fixed_addresses.items() if not fabric.is_pinned(k))
+    return out, plan_asns(fabric, fixed_asns)
 
 
 def _pair(cursor: _Cursor, even_key: str, odd_key: str, pinned: dict[str, str], out: dict[str, str]) -> None:

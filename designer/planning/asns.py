@@ -27,13 +27,16 @@ def _shared_key(spine) -> int:
 SHARING = {"shared": _shared_key, "per-group": group_key}
 
 
-def plan_asns(fabric: Fabric) -> dict[str, int]:
+def plan_asns(fabric: Fabric, fixed: dict[str, int] | None = None) -> dict[str, int]:
+    """Every unpinned switch's ASN. ``fixed``: ASNs that stay as given (a planned design's, `growth`),
+    as pinned ones do; the other leaves take the lowest values neither holds."""
     s = fabric.settings.asn
-    pinned = {v for k, v in fabric.asns.items() if fabric.is_pinned(asn_key(k))}
-    out: dict[str, int] = {}
+    fixed = {k: v for k, v in (fixed or {}).items() if not fabric.is_pinned(asn_key(k))}
+    pinned = {v for k, v in fabric.asns.items() if fabric.is_pinned(asn_key(k))} | set(fixed.values())
+    out: dict[str, int] = dict(fixed)
     value = s.leaf_base
     for leaf in fabric.leaves():
-        if fabric.is_pinned(asn_key(leaf.id)):
+        if fabric.is_pinned(asn_key(leaf.id)) or leaf.id in fixed:
             continue
         while value in pinned:
             value += 1
@@ -43,7 +46,7 @@ def plan_asns(fabric: Fabric) -> dict[str, int]:
     key = SHARING.get(s.spine_mode, _shared_key)
     ranks = {k: rank for rank, k in enumerate(sorted({key(spine) for spine in spines}))}
     for n, spine in enumerate(spines):
-        if fabric.is_pinned(asn_key(spine.id)):
+        if fabric.is_pinned(asn_key(spine.id)) or spine.id in fixed:
             continue
         if s.spine_mode == "per-spine":
             out[spine.id] = s.spine_base + n
@@ -52,7 +55,7 @@ def plan_asns(fabric: Fabric) -> dict[str, int]:
         else:
             out[spine.id] = s.spine_base + ranks[key(spine)]
     for core in fabric.cores():
-        if not fabric.is_pinned(asn_key(core.id)):
+        if not fabric.is_pinned(asn_key(core.id)) and core.id not in fixed:
             out[core.id] = fabric.settings.core_asn
     return out
 

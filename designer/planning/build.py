@@ -7,6 +7,8 @@ planes per rail, ``sg2-spine-04`` in spine group 2 of a three-tier design); core
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..model.entities import AddressingSettings, AsnSettings, DesignSettings, Nic, Role, Server, Switch
 from ..model.fabric import Fabric
 from ..model.gcpause import collector_paused
@@ -15,7 +17,7 @@ from ..model.ids import endpoint
 from ..model.validate import settings_problems
 from .addressing import assign_addresses
 from .errors import PlanningError
-from .spec import BuildSpec, Sizing, size
+from .spec import BuildSpec, Sizing, is_planned, size
 
 
 def settings_from(spec: BuildSpec, sizing: Sizing | None = None) -> DesignSettings:
@@ -69,12 +71,19 @@ def make_server(catalog: Catalog, server_id_: str, model_id: str, su: int, rails
 
 @collector_paused()
 def build(spec: BuildSpec, catalog: Catalog) -> Fabric:
-    """A wired, addressed fabric; raises PlanningError listing every shortfall when it cannot work."""
+    """A wired, addressed fabric; raises PlanningError listing every shortfall when it cannot work.
+
+    A spec that plans for a final size (``final_sus``, ``final_servers_per_su``) is sized for it and
+    holds its `GrowthPlan`: the SUs and servers built are exactly the final design's of those ids,
+    cabled and addressed as the final design has them (`growth`)."""
     sizing = size(spec, catalog)
     settings = settings_from(spec, sizing)
     problems = [f"{'.'.join(map(str, path[-1:]))}: {problem}" for path, problem in settings_problems(settings)]
     if sizing.problems or problems:
         raise PlanningError(sizing.problems + problems)
+    if is_planned(spec):
+        from .growth import growth_plan
+        settings = replace(settings, growth=growth_plan(spec, sizing))
     fabric = Fabric(catalog, settings)
     leaf_model = catalog.switch(spec.leaf_model)
     spine_model = catalog.switch(spec.spine_model or spec.leaf_model)
@@ -116,7 +125,7 @@ def _add_leaves(fabric, spec, sizing, model, fabric_plane) -> dict[tuple[int, in
 
 
 def _add_servers(fabric, spec, sizing, leaves, multi: bool) -> None:
-    width = _width(spec.servers_per_su)
+    width = _width(sizing.servers_per_su)            # of the final size: ids do not change as an SU fills
     for su in range(1, spec.sus + 1):
         for i in range(spec.servers_per_su):
             server = make_server(fabric.catalog, server_id(su, i + 1, width), spec.server_model, su, sizing.rails,

@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 
 from ..model.entities import SCHEMES, SPINE_ASN_MODES, SPINE_PLANE_MODES
 from ..model.hardware import Catalog, parse_breakout
@@ -50,6 +50,9 @@ class BuildSpec:
     spine_uplinks: int = 0                   # per spine, to its core group
     spine_oversubscription: float = 1.0      # target and allowed spine downlink:uplink ratio
     core_asn: int = 4200200000               # every core shares this ASN
+    # Growth (planning/growth.py): the final size to plan for; 0 means the size built is final.
+    final_sus: int = 0                       # SUs spines, cores, ports, addresses and ASNs are sized for
+    final_servers_per_su: int = 0            # servers per SU the leaves and rail pools are sized for
 
     def __post_init__(self):
         # a form's text field gives "1.5": take it as the number it reads as (anything else is reported)
@@ -70,7 +73,8 @@ class Sizing:
     cables are totals over every fabric plane; the per-switch numbers hold in each plane."""
 
     rails: int = 0
-    servers: int = 0
+    servers: int = 0              # of the final size, when the spec plans for one (as every count here)
+    servers_per_su: int = 0
     gpus: int = 0
     nics: int = 0                 # NIC ports cabled (rails x fabric planes per server)
     nic_speed: int = 0
@@ -128,11 +132,36 @@ def format_ratio(ratio: float) -> str:
     return f"{ratio:.2f}:1"
 
 
+def is_planned(spec: BuildSpec) -> bool:
+    """Whether ``spec`` plans for a final size beyond the one it builds (``final_sus`` / ``final_servers_per_su``)."""
+    return bool(spec.final_sus or spec.final_servers_per_su)
+
+
+def final_of(spec: BuildSpec) -> BuildSpec:
+    """The spec of the final size ``spec`` plans for (``spec`` itself when it plans for none)."""
+    if not is_planned(spec):
+        return spec
+
+    def larger(final, now):
+        return final if isinstance(final, int) and isinstance(now, int) and final > now else now
+    return replace(spec, sus=larger(spec.final_sus, spec.sus), final_sus=0, final_servers_per_su=0,
+                   servers_per_su=larger(spec.final_servers_per_su, spec.servers_per_su))
+
+
 def size(spec: BuildSpec, catalog: Catalog) -> Sizing:
-    s = _size(spec, catalog)
+    """The numbers of ``spec``, of its final size when it plans for one (spines, cores, uplinks, ports and
+    pools are sized for that); ``problems`` lists every shortfall."""
+    s = _size(final_of(spec), catalog)
+    for name, what in (("final_sus", "sus"), ("final_servers_per_su", "servers_per_su")):
+        final, now = getattr(spec, name), getattr(spec, what)
+        if not isinstance(final, int) or isinstance(final, bool) or final < 0:
+            s.problems.insert(0, f"{name.replace('_', ' ')} must be a whole number, 0 or more (got {final!r})")
+        elif isinstance(now, int) and 0 < final < now:
+            s.problems.insert(0, f"{name.replace('_', ' ')} ({final}) is below {what.replace('_', ' ')} ({now}): "
+                                 "plan for at least the size you build")
     for count, limit, what in ((s.servers, MAX_SERVERS, "servers"), (s.leaves + s.spines, MAX_SWITCHES, "switches"),
                                (s.server_links + s.fabric_links, MAX_LINKS, "cables"),
-                               (s.rails, MAX_RAILS, "rails"), (spec.sus, MAX_SU, "scalable units")):
+                               (s.rails, MAX_RAILS, "rails"), (max(spec.sus, spec.final_sus or 0), MAX_SU, "scalable units")):
         if count > limit:
             s.problems.append(f"{count:,} {what} is more than the {limit:,} a design can have")
     return s
@@ -155,6 +184,7 @@ def _size(spec: BuildSpec, catalog: Catalog) -> Sizing:
     if not _size_nics(spec, server, s):
         return s
     s.servers = spec.sus * spec.servers_per_su
+    s.servers_per_su = spec.servers_per_su
     s.gpus = s.servers * server.gpus
     s.nics = s.servers * s.rails * s.fabric_planes
     s.leaves = spec.sus * s.rails * s.fabric_planes

@@ -21,7 +21,7 @@ def test_every_preset_has_no_errors_and_no_warnings(make, name):
 def test_superpod_with_four_sus_is_clean(make):
     fabric = make("superpod-su", sus=4)
     assert len(fabric.leaves()) == 32
-    assert check(fabric) == []
+    assert [f.code for f in check(fabric)] == ["RD050"]   # only the note of how far it can grow
 
 
 def test_catalogue_lists_each_code_once_in_order_with_title_and_hint():
@@ -49,8 +49,8 @@ def test_findings_are_sorted_by_severity_then_code_then_ids(default):
     default.set_asn("su1-leaf-r1", default.asns["su1-leaf-r0"], pinned=True)    # RD012 error
     findings = check(default)
     # the two leaves that lost a server now run at 0.75:1, reported as information
-    assert [f.code for f in findings] == ["RD012", "RD005", "RD005", "RD016"]
-    assert [f.ids for f in findings[1:]] == [("su1-srv01/nic0",), ("su2-srv04/nic3",), ("su1-leaf-r0", "su2-leaf-r3")]
+    assert [f.code for f in findings] == ["RD012", "RD005", "RD005", "RD016", "RD050"]
+    assert [f.ids for f in findings[1:]] == [("su1-srv01/nic0",), ("su2-srv04/nic3",), ("su1-leaf-r0", "su2-leaf-r3"), ()]
     assert findings == sorted(findings, key=sort_key)
     assert check(default) == findings
 

@@ -1,0 +1,111 @@
+"""Planning for the final size: what a design keeps so that growing it only adds.
+
+A design built with ``final_sus`` / ``final_servers_per_su`` (`BuildSpec`) is sized for that final
+size: spines, cores, spine ports and breakouts, leaf uplinks, rail subnets, ASNs and every address
+block. It holds only the SUs and servers asked for now, and its `GrowthPlan` (in its settings)
+keeps the resolved build parameters, so the planner can always rebuild the *reference*: the design at
+its final size, wired and addressed by the ordinary planner. Every device of a planned design is the
+reference's device of the same id, on the same ports, with the same addresses and ASN: allocation is
+keyed on the stable indexes the ids carry (plane, SU, rail, server, port), never on what exists
+yet, so adding an SU or a server (`grow`) can only add.
+
+Why a reference and not per-pool slot arithmetic: the reference is the planner's own output, so a
+planned design and a design built whole at its final size agree by construction, for every scheme,
+tier and plane count the planner knows, and nothing here keeps a second copy of its rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..model.entities import DesignSettings, GrowthPlan
+from ..model.fabric import Fabric
+from .spec import BuildSpec, Sizing, final_of
+
+# Build parameters a plan keeps, resolved to the numbers the final size was built with (so a later
+# version's defaults cannot move them); everything else comes from the design's settings.
+PLAN_FIELDS = ("server_model", "rails", "leaf_model", "leaf_uplinks", "uplink_speed", "spine_model", "spines",
+               "core_tier", "core_model", "cores", "sus_per_group", "spine_uplinks")
+
+
+def growth_plan(spec: BuildSpec, sizing: Sizing) -> GrowthPlan:
+    """The plan of a spec that plans for a final size, with its sizing (of the final size)."""
+    final = final_of(spec)
+    three = sizing.tiers == 3
+    values = {
+        "server_model": final.server_model, "rails": sizing.rails, "leaf_model": final.leaf_model,
+        "leaf_uplinks": sizing.leaf_uplinks, "uplink_speed": sizing.uplink_speed,
+        "spine_model": final.spine_model or final.leaf_model, "spines": sizing.spines_per_plane,
+        "core_tier": "on" if three else "off",
+        "core_model": (final.core_model or final.spine_model or final.leaf_model) if three else "",
+        "cores": sizing.cores_per_group * sizing.core_groups if three else 0,
+        "sus_per_group": sizing.sus_per_group if three else 0,
+        "spine_uplinks": sizing.spine_uplinks if three else 0,
+    }
+    return GrowthPlan(final.sus, final.servers_per_su, tuple(sorted(values.items())))
+
+
+def planned_spec(settings: DesignSettings, sus: int, servers_per_su: int,
+                 plan: GrowthPlan | None = None) -> BuildSpec:
+    """The spec that builds ``sus`` SUs of ``servers_per_su`` servers under a plan (the settings' own,
+    or ``plan``): `build` of it is the planned design at that size."""
+    plan = plan or settings.growth
+    a, n = settings.addressing, settings.asn
+    return BuildSpec(
+        name=settings.name, description=settings.description, sus=sus, servers_per_su=servers_per_su,
+        oversubscription=settings.max_oversubscription, spine_planes=settings.spine_planes,
+        spine_oversubscription=settings.max_spine_oversubscription, fabric_planes=settings.fabric_planes,
+        scheme=a.scheme, rail_supernet=a.rail_supernet, rail_prefix=a.rail_prefix, fabric_pool=a.fabric_pool,
+        loopback_pool=a.loopback_pool, mtu=a.mtu, leaf_asn_base=n.leaf_base, spine_asn_base=n.spine_base,
+        spine_asn_mode=n.spine_mode, core_asn=settings.core_asn,
+        final_sus=plan.final_sus, final_servers_per_su=plan.final_servers_per_su, **dict(plan.build))
+
+
+def reference(fabric: Fabric) -> Fabric:
+    """The planned design at its final size, wired and addressed by the ordinary planner."""
+    plan = fabric.settings.growth
+    spec = final_of(planned_spec(fabric.settings, plan.final_sus, plan.final_servers_per_su))
+    return _reference(spec, fabric.catalog)
+
+
+_BUILT: dict[BuildSpec, tuple[object, Fabric]] = {}
+
+
+def _reference(spec: BuildSpec, catalog) -> Fabric:
+    """Built once per spec and catalog (the last two kept): `assign` and `grow` of a large design
+    would otherwise build it again. Nothing changes a reference once built."""
+    hit = _BUILT.get(spec)
+    if hit is not None and hit[0] is catalog:
+        return hit[1]
+    from .build import build
+    fabric = build(spec, catalog)
+    if len(_BUILT) >= 2:
+        _BUILT.pop(next(iter(_BUILT)))
+    _BUILT[spec] = (catalog, fabric)
+    return fabric
+
+
+def planned_values(fabric: Fabric) -> tuple[dict[str, str], dict[str, int]]:
+    """The reference's address of every address key and the ASN of every switch that the design holds
+    as the reference does: the same device, and for a cable end the same cable. A key the design
+    holds otherwise (a device added or re-cabled by hand) is not among them: the planner places it."""
+    ref = reference(fabric)
+    addresses, asns = {}, {}
+    for key, value in ref.addresses.items():
+        device, _, port = key.partition("/")
+        if _same_device(fabric, ref, device) and (port in ("lo", "svi") or fabric.peer(key) == ref.peer(key)):
+            addresses[key] = value
+    for switch_id, asn in ref.asns.items():
+        if _same_device(fabric, ref, switch_id):
+            asns[switch_id] = asn
+    return addresses, asns
+
+
+def _same_device(fabric: Fabric, ref: Fabric, device_id: str) -> bool:
+    if device_id in fabric.switches:
+        mine, theirs = fabric.switches[device_id], ref.switches.get(device_id)
+        return theirs is not None and replace(mine, hostname=theirs.hostname) == theirs
+    if device_id in fabric.servers:
+        mine, theirs = fabric.servers[device_id], ref.servers.get(device_id)
+        return theirs is not None and mine.model == theirs.model and mine.su == theirs.su
+    return False
