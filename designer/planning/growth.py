@@ -75,7 +75,7 @@ def _reference(spec: BuildSpec, catalog) -> Fabric:
     """Built once per spec and catalog (the last two kept): `assign` and `grow` of a large design
     would otherwise build it again. Nothing changes a reference once built."""
     hit = _BUILT.get(spec)
-    if hit is not None and hit[0] is catalog:
+    if hit is not None and (hit[0] is catalog or hit[0] == catalog):
         return hit[1]
     from .build import build
     fabric = build(spec, catalog)
@@ -90,14 +90,15 @@ def planned_values(fabric: Fabric) -> tuple[dict[str, str], dict[str, int]]:
     as the reference does: the same device, and for a cable end the same cable. A key the design
     holds otherwise (a device added or re-cabled by hand) is not among them: the planner places it."""
     ref = reference(fabric)
-    addresses, asns = {}, {}
+    same = {d for d in (*fabric.switches, *fabric.servers) if _same_device(fabric, ref, d)}
+    mine = fabric.links
+    cabled = {end for link_id, link in ref.links.items() if link_id in mine for end in (link.a, link.b)}
+    addresses = {}
     for key, value in ref.addresses.items():
         device, _, port = key.partition("/")
-        if _same_device(fabric, ref, device) and (port in ("lo", "svi") or fabric.peer(key) == ref.peer(key)):
+        if device in same and (key in cabled or port in ("lo", "svi")):
             addresses[key] = value
-    for switch_id, asn in ref.asns.items():
-        if _same_device(fabric, ref, switch_id):
-            asns[switch_id] = asn
+    asns = {switch_id: asn for switch_id, asn in ref.asns.items() if switch_id in same}
     return addresses, asns
 
 

@@ -1,0 +1,61 @@
+"""`grow` of a planned 4,096-server design by one SU (64 servers: 4,096 -> 4,160), timed per step, and the
+two-tier superpod-su grown 2 -> 3 and 2 -> 8 SUs (issue 17's target: grow under 2 s on 2 cores).
+
+The 4,096-server design is the README's (64 SUs x 64 servers, 64 x 800G leaves split 2 x 400G toward the
+servers, spine planes per rail), planned for 72 SUs: its spines are full at 64 SUs, so the plan brings a
+core tier (and a /14 fabric pool for the spine-core links).
+
+Steps, in one process: load the design file; the reference (the design at its final size, built once);
+the target (the design at the new size, placed as the reference has it); compare and merge; save.
+
+Run: python bench/bench_grow.py [--small]
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import designer  # noqa: E402
+from designer.planning import growth  # noqa: E402
+from designer.planning.grow import compare  # noqa: E402
+
+BIG = dict(sus=64, final_sus=72, servers_per_su=64, leaf_model="nvidia-sn5600", spine_model="nvidia-sn5600",
+           leaf_uplinks=32, uplink_speed=800, spine_planes="per-rail", core_tier="auto", fabric_pool="10.252.0.0/14")
+
+
+def timed(label: str, work):
+    start = time.perf_counter()
+    value = work()
+    print(f"  {label:34} {time.perf_counter() - start:6.2f} s")
+    return value
+
+
+def run(name: str, preset: str, params: dict, to: int) -> None:
+    print(f"{name}: grow to {to} SUs")
+    folder = Path(tempfile.mkdtemp(prefix="bench-grow-"))
+    path = folder / "g.fabric.yaml"
+    designer.save(designer.build(designer.spec(preset, **params)), path)
+    growth._BUILT.clear()
+    start = time.perf_counter()
+    fabric = timed("load", lambda: designer.load(path))
+    timed("reference (final size)", lambda: growth.reference(fabric))
+    spec = growth.planned_spec(fabric.settings, to, params.get("servers_per_su") or 32)
+    target = timed("target (new size)", lambda: designer.build(spec))
+    timed("compare", lambda: compare(fabric, target, strict=False))
+    result = timed("grow (compare and merge)", lambda: designer.grow(fabric, to))
+    timed("save", lambda: designer.save(result.fabric, path))
+    print(f"  {'total':34} {time.perf_counter() - start:6.2f} s  ({len(result.added)} devices, "
+          f"{result.cables} cables added)")
+
+
+if __name__ == "__main__":
+    run("superpod-su 2 SUs planned for 8", "superpod-su", {"sus": 2, "final_sus": 8}, 3)
+    run("superpod-su 2 SUs planned for 8", "superpod-su", {"sus": 2, "final_sus": 8}, 8)
+    if "--small" not in sys.argv:
+        run("4,096 servers planned for 72 SUs", "superpod-su", BIG, 65)
