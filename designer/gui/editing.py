@@ -12,7 +12,7 @@ from ..model.ids import split_endpoint
 from ..planning.bulk import PLURAL, core_mesh, rail_cabling, spine_mesh
 from ..planning.copying import Clip, copy_devices, paste_plan
 from .commands import (AddDeviceCommand, AddressCommand, ConnectCommand, DisconnectCommand, MacroCommand,
-                       RecableCommand, RemoveDeviceCommand, ReplanCommand)
+                       GrowCommand, RecableCommand, RemoveDeviceCommand, ReplanCommand)
 
 CLIP_MIME = "application/x-rail-designer-clip"
 
@@ -182,6 +182,14 @@ class EditActions:
         return self.run(AddressCommand(f, links, switches),
                         f"re-addressed {len(links)} cables and {len(switches)} switches (pinned addresses kept)",
                         "not re-addressed")
+
+    def add_su(self) -> bool:
+        """Design > Add SU: one more SU, placed as the design's plan has it; nothing existing changes."""
+        command = GrowCommand(self.fabric)
+        done = self.run(command, "", "SU not added")
+        if done:
+            self.status(f"added an SU: {len(command.added)} devices; nothing that existed changed")
+        return done
 
     def replan(self) -> bool:
         return self.run(ReplanCommand(self.fabric), "rails and addresses re-assigned", "re-planning refused")

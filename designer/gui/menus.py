@@ -76,6 +76,8 @@ def build(window) -> None:
          "Uplinks from each selected leaf to every spine it meshes with (its plane and spine group), evenly")
     _add(w, d, "mesh_cores", "Connect spines to their c&ores", edit.mesh_to_cores, "Ctrl+Shift+M",
          "Uplinks from each selected spine to every core of its core group, evenly")
+    _add(w, d, "add_su", "Add S&U", edit.add_su, None,
+         "One more SU as the design's plan places it (new ... --final-sus); nothing that exists is renumbered")
     _add(w, d, "readdress", "&Re-address the selection", edit.readdress, "Ctrl+R",
          "New addresses for the selected cables and devices' cables; pinned ones kept")
     d.addSeparator()

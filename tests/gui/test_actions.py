@@ -58,7 +58,7 @@ def test_every_menu_and_toolbar_action_triggers_without_error(window, qtbot, no_
     names = {a.objectName() for a in actions}
     assert {"new", "new_from_template", "open", "save", "save_as", "export_bundle", "export_diagram", "copy", "paste",
             "paste_new_su", "duplicate", "delete", "add_servers", "cable_rail_leaves", "mesh_spines", "mesh_cores", "readdress",
-            "replan", "find", "mode_select", "mode_cable", "mode_pan", "collapse_su", "expand_all", "trace_path",
+            "add_su", "replan", "find", "mode_select", "mode_cable", "mode_pan", "collapse_su", "expand_all", "trace_path",
             "analyze", "next_finding", "previous_finding", "shortcuts", "verify_lldp", "check_now"} <= names
     triggered = []
     for action in actions:

@@ -48,6 +48,7 @@ CASES = {
     "recable two NICs": lambda f: c.RecableCommand(f, [("su1-srv01/nic0", "su1-leaf-r1"),
                                                        ("su1-srv02/nic0", "su1-leaf-r2")]),
     "re-address": lambda f: c.AddressCommand(f, [_misaddressed(f, "su1-srv01/nic0")], ["su1-leaf-r0"]),
+    "add an SU (grow)": lambda f: c.GrowCommand(f),
     "add servers, cabled": lambda f: c.AddServersCommand(
         f, [make_server(f.catalog, f"su1-srv0{n}", "gpu-4x400g", 1, 4) for n in (5, 6)], cable=True),
 }
@@ -178,3 +179,21 @@ def test_a_switch_added_by_hand_gets_its_loopback_and_asn_and_undo_takes_them_ba
     assert "spine-03/lo" in f.addresses and f.asns["spine-03"] == f.asns["spine-01"]     # shared spine ASN
     doc.undo_stack.undo()
     assert snapshot(f) == before
+
+
+def test_add_su_adds_what_grow_adds_and_is_refused_with_the_reason_where_it_would_renumber(qapp, default_fabric):
+    import designer
+    f = default_fabric
+    doc = Document(f)
+    expected = snapshot(designer.grow(_copy(f), 3).fabric)
+    assert doc.execute(c.GrowCommand(f)) is None
+    assert snapshot(f) == expected and len(f.leaves()) == 12
+    full = designer.build(designer.spec("superpod-su", sus=2, servers_per_su=4, spines=1))
+    before = snapshot(full)
+    error = Document(full).execute(c.GrowCommand(full))
+    assert "not additive" in error and snapshot(full) == before
+
+
+def _copy(fabric):
+    from designer.storage.design_file import dumps, loads
+    return loads(dumps(fabric))

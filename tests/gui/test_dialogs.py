@@ -79,3 +79,18 @@ def test_new_from_template_sizes_the_core_tier_and_shows_cores_and_spine_core_ca
     assert "Cannot build" in dialog.derived.text() and not dialog.buttons.button(QDialogButtonBox.Ok).isEnabled()
     dialog.inputs["core_model"].setCurrentText("(same as spine)")
     assert dialog.spec().core_model == ""
+
+
+def test_new_from_preset_plans_for_a_final_size(qtbot, catalog):
+    dialog = NewFromPresetDialog(catalog)
+    qtbot.addWidget(dialog)
+    dialog.select_preset("superpod-su")
+    assert dialog.inputs["final_sus"].text() == "as built"
+    dialog.inputs["sus"].setValue(2)
+    dialog.inputs["final_sus"].setValue(8)
+    assert "Planned for 8 SUs of 32 servers" in dialog.derived.text() and "Spines: 32" in dialog.derived.text()
+    from designer.planning.build import build
+    fabric = build(dialog.spec(), catalog)
+    assert fabric.settings.growth.final_sus == 8 and len(fabric.leaves()) == 16
+    dialog.inputs["final_sus"].setValue(1)
+    assert "below sus" in dialog.derived.text() and not dialog.buttons.button(dialog.buttons.StandardButton.Ok).isEnabled()

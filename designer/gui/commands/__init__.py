@@ -4,10 +4,11 @@ through it) only; the scene follows the events."""
 from .base import FabricCommand, MacroCommand
 from .cables import ConnectCommand, DisconnectCommand, MoveNicCommand, RecableCommand, RehomeCommand
 from .devices import AddDeviceCommand, AddServersCommand, RemoveDeviceCommand
+from .growth import GrowCommand
 from .properties import (AddressCommand, ReplanCommand, SetAddressCommand, SetHostnameCommand, SetNicRailCommand,
                          SetSwitchCommand, SetSwitchRailCommand, set_group_command, set_plane_command)
 
 __all__ = ["FabricCommand", "MacroCommand", "ConnectCommand", "DisconnectCommand", "MoveNicCommand", "RecableCommand",
-           "RehomeCommand", "AddDeviceCommand", "AddServersCommand", "RemoveDeviceCommand", "AddressCommand",
+           "RehomeCommand", "AddDeviceCommand", "AddServersCommand", "GrowCommand", "RemoveDeviceCommand", "AddressCommand",
            "ReplanCommand", "SetAddressCommand", "SetHostnameCommand", "SetNicRailCommand", "SetSwitchCommand",
            "SetSwitchRailCommand", "set_group_command", "set_plane_command"]

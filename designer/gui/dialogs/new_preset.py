@@ -11,13 +11,14 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QDoubleSpin
                                QWidget)
 
 from ...model.entities import SCHEMES, SPINE_ASN_MODES, SPINE_PLANE_MODES
-from ...planning.spec import CORE_TIERS, BuildSpec, Sizing, format_ratio, size
+from ...planning.spec import CORE_TIERS, BuildSpec, Sizing, format_ratio, is_planned, size
 from ...storage.presets import DEFAULT_PRESET, load_preset, preset_names
 
 AUTO = -1          # spin value meaning "derive it" (None in the spec)
 OPTIONAL = {"rails", "leaf_uplinks", "uplink_speed", "spines"}
 DERIVED_AT_ZERO = {"fabric_planes", "cores", "sus_per_group", "spine_uplinks"}   # 0 in the spec: derive it
 RATIOS = {"oversubscription", "spine_oversubscription"}
+FINAL = {"final_sus", "final_servers_per_su"}      # 0: the size built is final (no growth plan)
 SAME_AS_LEAF = "(same as leaf)"
 SAME_AS_SPINE = "(same as spine)"
 MAX_COUNT = 100_000
@@ -134,6 +135,10 @@ class NewFromPresetDialog(QDialog):
             w.setRange(AUTO if name in OPTIONAL else 0, MAX_COUNT)
             if name in OPTIONAL or name in DERIVED_AT_ZERO:
                 w.setSpecialValueText("auto")
+            elif name in FINAL:
+                w.setSpecialValueText("as built")
+                w.setToolTip("Plan for this final size: spines, cores, ports, addresses and ASNs are sized for it, "
+                             "so Design > Add SU (rail-designer grow) adds SUs without renumbering anything")
             w.valueChanged.connect(self.update_derived)
         else:
             w = QLineEdit()
@@ -172,8 +177,14 @@ class NewFromPresetDialog(QDialog):
         return BuildSpec(**values)
 
     def update_derived(self, *_args) -> None:
-        s = size(self.spec(), self.catalog)
-        text = "<b>Derived</b><br>" + "<br>".join(_escape(line) for line in derived_lines(s))
+        spec = self.spec()
+        s = size(spec, self.catalog)
+        lines = derived_lines(s)
+        if is_planned(spec):
+            lines.insert(0, f"Planned for {s.servers_per_su and s.servers // s.servers_per_su} SUs of "
+                            f"{s.servers_per_su} servers (the numbers below); built now: {spec.sus} SUs of "
+                            f"{spec.servers_per_su}")
+        text = "<b>Derived</b><br>" + "<br>".join(_escape(line) for line in lines)
         if s.problems:
             text += "<br><br><span style='color:#c62828'><b>Cannot build:</b><br>" + "<br>".join(
                 _escape(p) for p in s.problems) + "</span>"
