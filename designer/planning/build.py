@@ -7,8 +7,6 @@ planes per rail, ``sg2-spine-04`` in spine group 2 of a three-tier design); core
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ..model.entities import AddressingSettings, AsnSettings, DesignSettings, Nic, Role, Server, Switch
 from ..model.fabric import Fabric
 from ..model.gcpause import collector_paused
@@ -29,6 +27,13 @@ def settings_from(spec: BuildSpec, sizing: Sizing | None = None) -> DesignSettin
         addressing=AddressingSettings(spec.scheme, spec.rail_supernet, spec.rail_prefix, spec.fabric_pool,
                                       spec.loopback_pool, spec.mtu),
         asn=AsnSettings(spec.leaf_asn_base, spec.spine_asn_base, spec.spine_asn_mode))
+
+
+def problems_of(spec: BuildSpec, sizing: Sizing) -> list[str]:
+    """Every reason ``spec`` cannot be built: its sizing's shortfalls, then its settings' problems."""
+    settings = settings_from(spec, sizing)
+    return sizing.problems + [f"{'.'.join(map(str, path[-1:]))}: {problem}"
+                              for path, problem in settings_problems(settings)]
 
 
 def _width(count: int) -> int:
@@ -77,13 +82,13 @@ def build(spec: BuildSpec, catalog: Catalog) -> Fabric:
     holds its `GrowthPlan`: the SUs and servers built are exactly the final design's of those ids,
     cabled and addressed as the final design has them (`growth`)."""
     sizing = size(spec, catalog)
+    problems = problems_of(spec, sizing)
+    if problems:
+        raise PlanningError(problems)
     settings = settings_from(spec, sizing)
-    problems = [f"{'.'.join(map(str, path[-1:]))}: {problem}" for path, problem in settings_problems(settings)]
-    if sizing.problems or problems:
-        raise PlanningError(sizing.problems + problems)
     if is_planned(spec):
-        from .growth import growth_plan
-        settings = replace(settings, growth=growth_plan(spec, sizing))
+        from .growth import planned_design
+        return planned_design(spec, sizing, catalog)
     fabric = Fabric(catalog, settings)
     leaf_model = catalog.switch(spec.leaf_model)
     spine_model = catalog.switch(spec.spine_model or spec.leaf_model)
@@ -125,7 +130,7 @@ def _add_leaves(fabric, spec, sizing, model, fabric_plane) -> dict[tuple[int, in
 
 
 def _add_servers(fabric, spec, sizing, leaves, multi: bool) -> None:
-    width = _width(sizing.servers_per_su)            # of the final size: ids do not change as an SU fills
+    width = _width(spec.servers_per_su)
     for su in range(1, spec.sus + 1):
         for i in range(spec.servers_per_su):
             server = make_server(fabric.catalog, server_id(su, i + 1, width), spec.server_model, su, sizing.rails,

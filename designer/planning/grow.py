@@ -14,14 +14,13 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field, replace
 
-from ..model.addressing import split_cidr
 from ..model.entities import GrowthPlan, Role
 from ..model.fabric import Fabric
 from ..model.ids import natural_key
 from ..model.limits import MAX_SU
 from .errors import PlanningError
-from .growth import PLAN_FIELDS, planned_spec
-from .spec import BuildSpec
+from .growth import PLAN_FIELDS, Cut, planned_cut, planned_spec
+from .spec import BuildSpec, is_planned, size
 from .topology import expected_spines, leaf_links, spine_links
 
 
@@ -60,7 +59,7 @@ def grow(fabric: Fabric, sus: int | None = None, servers_per_su: int | None = No
                              f"asked for {sus} of {servers} (delete devices to shrink it)"])
     stable, derived, why = _candidates(fabric, sus, servers, final_sus)
     if stable is not None:
-        target, problem = _try_build(stable, fabric.catalog)
+        target, problem = _try_build(stable, fabric.catalog, cut=True)
         if target is not None:
             conflicts = compare(fabric, target, strict=fabric.settings.growth is None)
             if not conflicts:
@@ -88,9 +87,17 @@ def grow(fabric: Fabric, sus: int | None = None, servers_per_su: int | None = No
                       conflicts, target.settings.growth)
 
 
-def _try_build(spec: BuildSpec, catalog) -> tuple[Fabric | None, str]:
-    from .build import build
+def _try_build(spec: BuildSpec, catalog, cut: bool = False) -> tuple[Fabric | Cut | None, str]:
+    """The design ``spec`` builds (with ``cut``, a planned spec's as plain maps: nothing of it is
+    cabled twice), or None and why not."""
+    from .build import build, problems_of
     try:
+        if cut and is_planned(spec):
+            sizing = size(spec, catalog)
+            problems = problems_of(spec, sizing)
+            if problems:
+                raise PlanningError(problems)
+            return planned_cut(spec, sizing, catalog), ""
         return build(spec, catalog), ""
     except PlanningError as exc:
         return None, "; ".join(exc.problems)
@@ -184,11 +191,11 @@ def compare(fabric: Fabric, target: Fabric, strict: bool) -> list[str]:
 
 def _compare_values(fabric: Fabric, target: Fabric, strict: bool, changes) -> None:
     mine = fabric.addresses
-    held = {split_cidr(v)[0]: k for k, v in mine.items()}
+    held = {v.partition("/")[0]: k for k, v in mine.items()}      # an address is held whatever its prefix
     for key, value in target.addresses.items():
         old = mine.get(key)
         if old is None:
-            other = held.get(split_cidr(value)[0])
+            other = held.get(value.partition("/")[0])
             if other is not None:
                 changes[other.partition("/")[0]].append(f"{other} holds {mine[other]}, which the new size "
                                                         f"gives {key}")

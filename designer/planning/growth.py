@@ -16,10 +16,11 @@ tier and plane count the planner knows, and nothing here keeps a second copy of 
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
-from ..model.entities import DesignSettings, GrowthPlan
+from ..model.entities import DesignSettings, GrowthPlan, Role
 from ..model.fabric import Fabric
+from ..model.ids import natural_key
 from .spec import BuildSpec, Sizing, final_of
 
 # Build parameters a plan keeps, resolved to the numbers the final size was built with (so a later
@@ -78,11 +79,79 @@ def _reference(spec: BuildSpec, catalog) -> Fabric:
     if hit is not None and (hit[0] is catalog or hit[0] == catalog):
         return hit[1]
     from .build import build
-    fabric = build(spec, catalog)
+    fabric = build(spec, catalog)          # a spec of the final size: the ordinary planner
     if len(_BUILT) >= 2:
         _BUILT.pop(next(iter(_BUILT)))
     _BUILT[spec] = (catalog, fabric)
     return fabric
+
+
+@dataclass
+class Cut:
+    """Part of a design as plain maps (what `restricted` keeps of a reference), the shape of a
+    `Fabric`'s own: ids to switches, servers and cables, address keys to CIDRs, switch ids to ASNs."""
+
+    settings: DesignSettings
+    switches: dict
+    servers: dict
+    links: dict
+    addresses: dict
+    asns: dict
+    sus: dict
+    rails: dict
+
+
+def planned_cut(spec: BuildSpec, sizing: Sizing, catalog) -> Cut:
+    """What a planned spec builds: its final design (the reference) cut down to the SUs and servers
+    asked for, with the plan in its settings."""
+    from .build import settings_from
+    settings = replace(settings_from(spec, sizing), growth=growth_plan(spec, sizing))
+    groups = -(-spec.sus // sizing.sus_per_group) if sizing.tiers == 3 else None
+    return restricted(_reference(final_of(spec), catalog), settings, spec.sus, spec.servers_per_su, groups)
+
+
+def planned_design(spec: BuildSpec, sizing: Sizing, catalog) -> Fabric:
+    """`planned_cut` as a design."""
+    cut = planned_cut(spec, sizing, catalog)
+    fabric = Fabric(catalog, cut.settings)
+    with fabric.batch():
+        for index, unit in sorted(cut.sus.items()):
+            fabric.set_su_name(index, unit.name)
+        for index, rail in sorted(cut.rails.items()):
+            fabric.set_rail_name(index, rail.name)
+        for switch in cut.switches.values():
+            fabric.add_switch(switch)
+        for server in cut.servers.values():
+            fabric.add_server(server)
+        for link in cut.links.values():
+            fabric.connect(link.a, link.b)
+        fabric.set_addresses(list(cut.addresses), list(cut.addresses.values()))
+        for switch_id, asn in cut.asns.items():
+            fabric.set_asn(switch_id, asn)
+    return fabric
+
+
+def restricted(ref: Fabric, settings: DesignSettings, sus: int, servers_per_su: int, groups: int | None) -> Cut:
+    """``ref`` with only its first ``sus`` SUs, the first ``servers_per_su`` servers of each, the spines
+    of the first ``groups`` spine groups (all spines when None), every core, the cables among them and
+    the addresses of what is kept (a cable end's only when its cable is kept)."""
+    rank: dict[int, int] = {}
+    servers = {}
+    for server in ref.sorted_servers():
+        rank[server.su] = rank.get(server.su, 0) + 1
+        if server.su <= sus and rank[server.su] <= servers_per_su:
+            servers[server.id] = server
+    switches = {s.id: s for s in sorted(ref.switches.values(), key=lambda s: natural_key(s.id))
+                if (s.su is None or s.su <= sus) and (groups is None or s.role is not Role.SPINE or s.group <= groups)}
+    links = {i: l for i, l in ref.links.items()
+             if (l.a.partition("/")[0] in switches or l.a.partition("/")[0] in servers)
+             and (l.b.partition("/")[0] in switches or l.b.partition("/")[0] in servers)}
+    ends = {end for link in links.values() for end in (link.a, link.b)}
+    addresses = {k: v for k, v in ref.addresses.items()
+                 if k in ends or (k.partition("/")[2] in ("lo", "svi") and k.partition("/")[0] in switches)}
+    asns = {k: v for k, v in ref.asns.items() if k in switches}
+    return Cut(settings, switches, servers, links, addresses, asns,
+               {i: u for i, u in ref.sus.items() if i <= sus}, dict(ref.rails))
 
 
 def planned_values(fabric: Fabric) -> tuple[dict[str, str], dict[str, int]]:
