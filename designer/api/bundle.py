@@ -24,7 +24,8 @@ MAX_WORKERS = 4
 def export_bundle(fabric: Fabric, outdir: str | os.PathLike, *, parts: Iterable[str] | str | None = None,
                   with_parts: Iterable[str] | str | None = None, force: bool = False,
                   progress: Callable[[int, int, str], None] | None = None,
-                  cancel: Callable[[], bool] | None = None, workers: int | None = None) -> ExportResult:
+                  cancel: Callable[[], bool] | None = None, workers: int | None = None,
+                  since: Fabric | str | os.PathLike | None = None, max_drain: float | str = 1 / 8) -> ExportResult:
     """Write the bundle into ``outdir`` atomically: the folder holds the old bundle or the new one, never half.
 
     ``parts``: part names (``switches``, ``cabling``, ``ppd``, ``hosts``, ``aid``, ``ansible``, ``monitoring``,
@@ -35,12 +36,33 @@ def export_bundle(fabric: Fabric, outdir: str | os.PathLike, *, parts: Iterable[
     the export stops with ``ExportCancelled`` and leaves ``outdir`` as it was. ``workers``: forked render
     processes (default: one for small designs, up to four from 500 devices). Returns an ``ExportResult``
     (``outdir``, ``files``, ``bytes``, ``removed``: leftovers of killed exports it cleaned up). Raises a
-    DesignerError (``ExportError``) for a design or a folder it cannot write."""
+    DesignerError (``ExportError``) for a design or a folder it cannot write.
+
+    ``since``: write a change bundle: only the device folders whose files differ from those of ``since``
+    (an older design, its design file, or the folder of its bundle), every bundle-wide file, and the rollout plan in
+    waves (rollout/ROLLOUT.md, rollout/rollout.json, ansible/rollout.yml; ``max_drain``: the largest
+    share of one mesh scope's spines or cores a wave drains, a number or text such as ``"1/8"``). The result's ``rollout`` holds the plan."""
     from ..export import export as write_bundle
     from ..export.errors import ExportError
+    reduce = None
+    if since is not None:
+        from ..export.rollout import parse_share
+        from ..export.since import ChangeBundle, design_digests, manifest_digests
+        try:
+            max_drain = parse_share(str(max_drain))
+        except ValueError as exc:
+            raise ExportError(f"max drain (--max-drain): {exc}") from None
+        if isinstance(since, (str, os.PathLike)) and Path(since).is_dir():
+            old, label = manifest_digests(Path(since)), os.fspath(since)
+        elif isinstance(since, (str, os.PathLike)):
+            from ..storage import load
+            old, label = design_digests(load(Path(since)), _names(parts), _names(with_parts)), os.fspath(since)
+        else:
+            old, label = design_digests(since, _names(parts), _names(with_parts)), f"design '{since.settings.name}'"
+        reduce = ChangeBundle(fabric, old, label, max_drain)
     try:
         return write_bundle(fabric, outdir, progress=progress, only=_names(parts), extra=_names(with_parts),
-                            force=force, cancel=cancel, workers=workers or _workers(fabric))
+                            force=force, cancel=cancel, workers=workers or _workers(fabric), reduce=reduce)
     except OSError as exc:
         raise ExportError(f"cannot write {os.fspath(outdir)}: {exc.strerror or exc}") from exc
 

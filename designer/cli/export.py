@@ -37,6 +37,12 @@ def register(sub) -> None:
     p.add_argument("--with", dest="with_parts", metavar="PARTS",
                    help="comma-separated optional parts to write as well as the default ones (listed below)")
     p.add_argument("--force", action="store_true", help="export even when the design has error findings")
+    p.add_argument("--since", metavar="OLD",
+                   help="a change bundle: only what changed since OLD (a design file or its bundle folder), "
+                        "plus the rollout plan in waves (rollout/ROLLOUT.md, ansible/rollout.yml)")
+    p.add_argument("--max-drain", default="1/8", metavar="SHARE",
+                   help="with --since: the largest share of one mesh scope's spines (or cores) a wave drains "
+                        "(default 1/8)")
     p.set_defaults(run=run_export)
 
     p = sub.add_parser("show", help="print one device's generated configs",
@@ -87,7 +93,8 @@ def run_export(args) -> int:
     bar = _Bar(sys.stderr)
     try:
         result = designer.export_bundle(fabric, args.output, parts=_names(args.only),
-                                        with_parts=_names(args.with_parts), force=args.force, progress=bar)
+                                        with_parts=_names(args.with_parts), force=args.force, progress=bar,
+                                        since=args.since, max_drain=args.max_drain)
     except designer.ExportRefused as exc:
         raise CliError(str(exc), EXIT_FINDINGS) from None
     except KeyboardInterrupt:
@@ -97,7 +104,15 @@ def run_export(args) -> int:
         bar.end()
     say_removed(result.removed)
     print(f"wrote {len(result.files)} files ({result.bytes / 1e6:.1f} MB) to {result.outdir}")
+    if result.rollout is not None:
+        plan = result.rollout
+        print(f"changed since {plan['since']}: {len(plan['changed'])} devices, {len(plan['added'])} new, "
+              f"{len(plan['removed'])} removed; rollout in {len(plan['waves'])} waves (rollout/ROLLOUT.md):")
+        for wave in plan["waves"]:
+            print(f"  {wave['number']}. {wave['name']}: {len(wave['switches'])} switches, {len(wave['hosts'])} hosts"
+                  + (" (drained)" if wave["drain"] else ""))
     return EXIT_OK
+
 
 
 def run_show(args) -> int:

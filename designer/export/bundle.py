@@ -68,6 +68,7 @@ class ExportResult:
     files: list[str]
     bytes: int
     removed: list[Path] = field(default_factory=list)     # leftovers of killed exports, cleaned up
+    rollout: dict | None = None         # a change bundle's rollout plan (`since.ChangeBundle.plan_data`)
 
 
 def select_parts(only: list[str] | None, extra: list[str] | None = None) -> list[Part]:
@@ -105,7 +106,7 @@ def _jobs(fabric: Fabric, chosen: list[Part]) -> list[Job]:
     return jobs + [(i, device) for i, part in enumerate(chosen) for device in part.devices(fabric)]
 
 
-def _write_file(root: Path, rel: str, content, made: set | None = None) -> Entry:
+def write_file(root: Path, rel: str, content, made: set | None = None) -> Entry:
     """Write one bundle file (scripts executable); ``made`` remembers folders already created."""
     data = content.encode("utf-8") if isinstance(content, str) else content
     target = root / rel
@@ -135,7 +136,7 @@ def _run_jobs(jobs: list[Job]) -> list[Entry]:
     for index, device in jobs:
         part = chosen[index]
         files = part.render_device(fabric, device) if device is not None else part.render_global(fabric)
-        entries.extend(_write_file(root, _safe_relpath(path), content, made) for path, content in files.items())
+        entries.extend(write_file(root, _safe_relpath(path), content, made) for path, content in files.items())
     return entries
 
 
@@ -231,10 +232,13 @@ def _check_target(outdir: Path) -> None:
 
 def export(fabric: Fabric, outdir, *, progress: Progress | None = None, only: list[str] | None = None,
            force: bool = False, cancel: Callable[[], bool] | None = None, workers: int = 1,
-           extra: list[str] | None = None) -> ExportResult:
+           extra: list[str] | None = None,
+           reduce: Callable[[Path, list[Entry]], tuple[list[Entry], str]] | None = None) -> ExportResult:
     """Write the bundle for ``fabric`` into ``outdir`` (replacing a previous bundle there).
 
     ``only`` names the parts to write (default: the default parts); ``extra`` adds optional parts.
+    ``reduce`` (a change bundle, `since`) is given the rendered folder and its entries before the
+    README and manifest are written; it returns the entries it kept (and wrote) and text for the README.
 
     ``workers`` > 1 renders in forked processes (the CLI does this for large designs); callers with
     threads of their own, such as the GUI, keep the default of 1.
@@ -249,14 +253,18 @@ def export(fabric: Fabric, outdir, *, progress: Progress | None = None, only: li
     tmp = scratch_dir(outdir, PARTIAL)
     try:
         entries = _render_into(tmp, fabric, chosen, progress, cancel, workers)
-        entries.append(_write_file(tmp, README, readme_text(fabric, chosen)))
+        note = ""
+        if reduce is not None:
+            entries, note = reduce(tmp, entries)
+        entries.append(write_file(tmp, README, readme_text(fabric, chosen) + note))
         manifest = "".join(f"{digest}  {rel}\n" for rel, digest, _ in sorted(entries))
-        entries.append(_write_file(tmp, MANIFEST, manifest))
+        entries.append(write_file(tmp, MANIFEST, manifest))
         swap_into_place(tmp, outdir)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    return ExportResult(outdir, sorted(e[0] for e in entries), sum(e[2] for e in entries), removed)
+    plan = reduce.plan_data() if hasattr(reduce, "plan_data") else None
+    return ExportResult(outdir, sorted(e[0] for e in entries), sum(e[2] for e in entries), removed, plan)
 
 
 def _refuse_errors(fabric: Fabric, force: bool, chosen: list[Part]) -> None:
