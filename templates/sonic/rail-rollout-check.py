@@ -108,7 +108,8 @@ def main(argv: list[str]) -> int:
     for line in problems:
         print(line)
     host = expect.get("hostname", "?")
-    print(f"{host}: {len(expect.get('bgp', []))} BGP sessions, {len(expect.get('lldp', []))} LLDP neighbours: "
+    lldp = f"{len(expect.get('lldp', []))} LLDP neighbours" if args.lldpctl else "LLDP not checked"
+    print(f"{host}: {len(expect.get('bgp', []))} BGP sessions, {lldp}: "
           + ("as designed" if not problems else f"{len(problems)} differ"))
     return 1 if problems else 0
 
