@@ -15,16 +15,18 @@ from .common import EXIT_FINDINGS, EXIT_OK
 def register(sub) -> None:
     from ..nccl import COLLECTIVES
     p = sub.add_parser("nccl-check", help="judge nccl-tests logs against what the design predicts",
-                       description="Reads nccl-tests output (all_reduce_perf, all_gather_perf, reduce_scatter_perf, "
-                                   "alltoall_perf, sendrecv_perf; mpirun/srun output and NCCL_DEBUG=INFO lines may be "
-                                   "mixed in), maps ranks to the design's servers and NICs, compares bus bandwidth by "
-                                   "size with the design's ceiling and collision analysis, and names the likely cause "
-                                   "of a shortfall. Exit status 1 when a verdict needs action.")
+                       description="Reads nccl-tests output (any of its binaries; mpirun/srun output and "
+                                   "NCCL_DEBUG=INFO lines may be mixed in), maps ranks to the design's servers and NICs, "
+                                   "compares out-of-place bus bandwidth by size with the design's rate, ceiling and "
+                                   "collision analysis, and names the likely cause of a shortfall. Exit status 1 when a "
+                                   "verdict needs action (also when the collective is unknown or busbw is above what "
+                                   "the design can carry).")
     p.add_argument("file", help="the design file")
     p.add_argument("logs", nargs="+", metavar="LOG")
     add_routing_arguments(p)
     p.add_argument("--collective", choices=COLLECTIVES,
-                   help="the test, for logs that do not say (older nccl-tests print no 'Collective test starting')")
+                   help="the test, for logs that do not say (no binary on a command line, no 'Collective test "
+                        "starting' line, and columns that fit more than one test)")
     p.add_argument("--format", choices=("table", "json"), default="table")
     p.add_argument("--plot", metavar="OUT.png|OUT.svg", help="also draw measured against expected busbw by size")
     p.set_defaults(run=run_nccl_check)

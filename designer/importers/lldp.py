@@ -6,6 +6,8 @@
 - ``lldpctl -f json0``: the same data with every level a list and names as ``name`` fields:
   ``{"lldp": [{"interface": [{"name": ..., "chassis": [{"name": [{"value": ...}]}],
   "port": [{"id": [{"type": ..., "value": ...}], "descr": [{"value": ...}]}]}]}]}``.
+- ``lldpctl`` / ``lldpcli show neighbors`` text (SONiC ``show lldp neighbors`` prints it) and
+  ``lldpctl -f keyvalue``: see `lldptext`.
 - SONiC ``show lldp table``: a text table whose columns (LocalPort, RemoteDevice, RemotePortID,
   Capability, RemotePortDescr) are located by the dashed rule under the header; cells may be
   blank or hold spaces.
@@ -22,6 +24,7 @@ from ..model.limits import MAX_LLDP_BYTES, MAX_LLDP_FILES, excerpt
 from ..storage.jsonio import JsonInputError, parse_json
 from ..storage.yamlio import FileFormatError, read_text
 from .errors import ImportFormatError
+from .lldptext import is_keyvalue, is_lldpctl_text, read_keyvalue, read_lldpctl_text
 
 _RULE = re.compile(r"^\s*-+(\s+-+)+\s*$")
 MAX_NEIGHBORS = 16_384               # neighbours in one device's dump (a switch has at most a few hundred)
@@ -40,7 +43,7 @@ class Neighbor:
 @dataclass(frozen=True, slots=True)
 class LldpDump:
     device: str                  # the file name: device id or host name, plus any extensions
-    format: str                  # "lldpctl-json", "lldpctl-json0" or "sonic-table"
+    format: str                  # "lldpctl-json", "lldpctl-json0", "lldpctl-text", "lldpctl-keyvalue", "sonic-table"
     neighbors: tuple[Neighbor, ...]
     source: str
 
@@ -62,6 +65,10 @@ def parse_lldp(text: str, source: str = "input") -> tuple[str, list[Neighbor]]:
             fmt = "lldpctl-json0"
         else:
             neighbors, fmt = _json(data["lldp"], source), "lldpctl-json"
+    elif is_lldpctl_text(text):
+        neighbors, fmt = [Neighbor(*row) for row in read_lldpctl_text(text)], "lldpctl-text"
+    elif is_keyvalue(text):
+        neighbors, fmt = [Neighbor(*row) for row in read_keyvalue(text)], "lldpctl-keyvalue"
     else:
         neighbors, fmt = _sonic_table(text, source), "sonic-table"
     if len(neighbors) > MAX_NEIGHBORS:

@@ -83,7 +83,7 @@ def parse_show_gids(text: str, source: str = "input") -> list[Gid]:
     gids = []
     for number, line in _lines(text):
         tokens = line.split()
-        if tokens[0] in ("DEV", "---") or line.startswith("n_gids_found") or "show_gids" in line:
+        if tokens[0] in ("DEV", "---") or line.startswith("n_gids_found") or "show_gid" in line:
             continue
         gid = _gid_row(tokens)
         if gid is None:
@@ -120,15 +120,16 @@ def _gid_row(tokens: list[str]) -> Gid | None:
 
 
 def roce_v2_index(gids: list[Gid]) -> dict[str, int]:
-    """Per RDMA device, the RoCE v2 GID index: the IPv4-mapped one if any, else the lowest v2 index."""
+    """Per RDMA device, the RoCE v2 GID index: the IPv4-mapped one if any, else a routable (not link-local
+    ``fe80:``) IPv6 one (an IPv6-only host, as in Mooncake issue 1617), else the lowest v2 index."""
     best: dict[str, tuple] = {}
     for g in gids:
         if g.version != "v2":
             continue
-        rank = (g.ipv4 is None, g.port, g.index)
+        rank = (g.ipv4 is None, g.gid.lower().startswith("fe80:"), g.port, g.index)
         if g.rdma not in best or rank < best[g.rdma]:
             best[g.rdma] = rank
-    return {rdma: rank[2] for rdma, rank in sorted(best.items())}
+    return {rdma: rank[-1] for rdma, rank in sorted(best.items())}
 
 
 def detect(text: str) -> str:

@@ -14,7 +14,8 @@ from ..errors import DesignerError
 
 # The nccl-tests binaries a log can come from (here, not in runs.py: the CLI's parser lists them for every
 # command it runs, and runs.py's records cost 8 ms to import).
-COLLECTIVES = ("all_reduce_perf", "all_gather_perf", "reduce_scatter_perf", "alltoall_perf", "sendrecv_perf")
+COLLECTIVES = ("all_reduce_perf", "all_gather_perf", "reduce_scatter_perf", "alltoall_perf", "sendrecv_perf",
+               "broadcast_perf", "reduce_perf", "gather_perf", "scatter_perf", "hypercube_perf")
 
 
 class LogError(DesignerError, ValueError):

@@ -58,7 +58,7 @@ def check_text(fabric: Fabric, text: str, name: str = "<log>", **options) -> Che
 
 
 def slow_host_findings(judgements: list[Judgement]) -> list[Finding]:
-    judged = [j for j in judgements if j.ratio is not None and not j.prediction.single_host]
+    judged = [j for j in judgements if j.ratio is not None and not j.prediction.single_host and not j.beyond_model]
     short = [j for j in judged if not j.healthy]
     fine = [j for j in judged if j.healthy]
     if not short or len(judged) < 2:

@@ -1,8 +1,12 @@
 """The verdict on one run: measured bus bandwidth against the design's prediction, and the likely cause.
 
 Judged sizes: the rows of at least 1/8 of the largest size (small messages are latency-bound).
-``ratio`` = the median busbw of those rows / the design's no-collision ceiling. At or above
-`HEALTHY` the run is fine. Below it, the cause is named from what the log and the design show:
+``ratio`` = the median out-of-place busbw of those rows / the design's no-collision rate (what a ring
+over the host's NICs reaches). A median above the design's ceiling (the rate with the share NVLink
+carries inside the node, `predict.share_factor`) is a model that does not match the cluster
+(``NCCL-MODEL``), never OK; a run of unknown collective is not judged (``NCCL-UNKNOWN-COLLECTIVE``).
+Otherwise at or above `HEALTHY` the run is fine. Below it, the cause is named from what the log and
+the design show:
 
 - a NIC that NCCL reports slower than the design (``speed=`` lines): one slow host or rail, named;
 - traffic between NICs of different rails (``Channel ... via NET/IB/n`` lines): cross-rail;
@@ -27,12 +31,13 @@ from ..model.fabric import Fabric
 from .predict import Placement, Prediction
 from .runs import Row, Run
 
-HEALTHY = 0.8                 # of the line-rate ceiling: "near line rate" (DOMAIN.md section 8)
+HEALTHY = 0.8                 # of the design's rate: "near line rate" (DOMAIN.md section 8)
 STEP_BAND = (0.8, 1.05)       # a ratio r matches 1/k when 0.8/k <= r <= 1.05/k
 RELIABLE_BYTES = 64 << 20     # below this largest size busbw has not reached its plateau
 _RETRY = re.compile(r"status=12\b|error 12\b|retry", re.IGNORECASE)
 _PEER = re.compile(r"peer (\d+\.\d+\.\d+\.\d+)")
-CAUSES = ("NCCL-SLOW-NIC", "NCCL-SLOW-HOST", "NCCL-CROSS-RAIL", "NCCL-COLLISION", "NCCL-POLICY",
+CAUSES = ("NCCL-MODEL", "NCCL-UNKNOWN-COLLECTIVE", "NCCL-NO-HOST",
+          "NCCL-SLOW-NIC", "NCCL-SLOW-HOST", "NCCL-CROSS-RAIL", "NCCL-COLLISION", "NCCL-POLICY",
           "NCCL-SLOW-HOST-OR-RAIL", "NCCL-PFC", "NCCL-SHORTFALL")
 
 
@@ -56,11 +61,18 @@ class Judgement:
 
     @property
     def healthy(self) -> bool:
-        return self.ratio is not None and self.ratio >= HEALTHY
+        """Near the design's rate and not above what the design can carry at all."""
+        return self.ratio is not None and self.ratio >= HEALTHY and not self.beyond_model
+
+    @property
+    def beyond_model(self) -> bool:
+        """Faster than the design's ceiling: the model, not the cluster, is wrong."""
+        ceiling = self.prediction.ceiling_gbs
+        return self.plateau is not None and ceiling is not None and self.plateau > ceiling
 
 
 def by_size(rows: list[Row]) -> list[Row]:
-    """One row per size (the best, when -d/-o all repeat sizes), in size order."""
+    """One row per size (the best out-of-place, when -d/-o all repeat sizes), in size order."""
     best: dict[int, Row] = {}
     for r in rows:
         if r.size not in best or r.busbw > best[r.size].busbw:
@@ -100,13 +112,26 @@ def judge(fabric: Fabric, run: Run, p: Placement, pred: Prediction, owner_of_add
     for problem in run.problems:
         out.append(_f("NCCL-LOG", Severity.WARNING, f"{problem.where}: {problem.message}"))
     _data_findings(run, out)
+    if not p.host_server and not p.unknown_hosts:
+        out.append(_f("NCCL-NO-HOST", Severity.WARNING,
+                      f"{run.name} names no host (no '#  Rank ... on HOST' table, no NCCL line), so it "
+                      "cannot be placed on the design and is not judged",
+                      hint="give nccl-check the job's whole output, with the rank table (or NCCL_DEBUG=INFO lines)"))
     for host in p.unknown_hosts:
         out.append(_f("NCCL-UNKNOWN-HOST", Severity.ERROR, f"{run.name}: host '{host}' is not a server of the design",
                       hint="check the hostnames in the design against the cluster's, or pass the matching design"))
     for host, index, rdma in p.unknown_netdevs:
         out.append(_f("NCCL-UNKNOWN-NIC", Severity.WARNING,
-                      f"{run.name}: {host} uses NET/IB/{index} = {rdma}, which is not one of its rail NICs in the design",
+                      f"{run.name}: {host} uses NET/IB/{index} = {rdma}, which is not one of its rail NICs in the "
+                      "design",
                       hint="NCCL_IB_HCA should list only the rail NICs (see the bundle's nccl.env)"))
+    if pred.unknown_collective:
+        out.append(_f("NCCL-UNKNOWN-COLLECTIVE", Severity.WARNING,
+                      f"{run.name}: unknown collective: pass --collective (the log names no nccl-tests binary, has no "
+                      "'# Collective test starting' line, and its result columns fit more than one test), so no "
+                      "ceiling is predicted and the run is not judged",
+                      hint="rerun nccl-check with --collective all_reduce_perf (or whichever test made the log)"))
+        return j
     if pred.single_host:
         out.append(_f("NCCL-SINGLE-HOST", Severity.INFO, f"{run.name}: every rank is on one host; the traffic stays on "
                       "NVLink/PCIe and never reaches the fabric", hint="run across two or more servers"))
@@ -119,9 +144,19 @@ def judge(fabric: Fabric, run: Run, p: Placement, pred: Prediction, owner_of_add
     slow = _slow_nics(fabric, run, p, out)
     cross = _cross_rail(fabric, run, pred, out)
     _qos_findings(fabric, run, p, owner_of_address, out)
+    if j.beyond_model:
+        out.append(_f("NCCL-MODEL", Severity.WARNING,
+                      f"{run.name}: out-of-place busbw {plateau:.1f} GB/s is {plateau / pred.ceiling_gbs:.0%} of the "
+                      f"design's {pred.ceiling_gbs:.1f} GB/s ceiling, more than the design can carry: the model is "
+                      f"wrong, not the cluster. It assumed {pred.assumed()}",
+                      hint="check that the design's servers have the cluster's NIC count and speed and that the log's "
+                           "hosts are the servers they were matched to; no verdict on the fabric is given"))
+        return j
     if j.healthy:
-        out.append(_f("NCCL-OK", Severity.INFO, f"{run.name}: busbw {plateau:.1f} GB/s is {ratio:.0%} of the "
-                      f"design's {pred.line_gbs:.1f} GB/s ceiling"))
+        beyond_ring = (f"; above the {pred.line_gbs:.1f} GB/s the NICs carry alone, as NCCL keeps part of the traffic "
+                       f"inside the node (ceiling {pred.ceiling_gbs:.1f} GB/s)" if plateau > pred.line_gbs else "")
+        out.append(_f("NCCL-OK", Severity.INFO, f"{run.name}: out-of-place busbw {plateau:.1f} GB/s is {ratio:.0%} of "
+                      f"the design's {pred.line_gbs:.1f} GB/s{beyond_ring}"))
         return j
     _shortfall(j, slow, cross, out)
     return j
@@ -208,7 +243,7 @@ def _qos_findings(fabric: Fabric, run: Run, p: Placement, owner_of_address: dict
 def _shortfall(j: Judgement, slow: list[str], cross: bool, out: list) -> None:
     run, pred, ratio = j.run, j.prediction, j.ratio
     k = collision_k(ratio)
-    measured = f"busbw {j.plateau:.1f} GB/s is {ratio:.0%} of the design's {pred.line_gbs:.1f} GB/s ceiling"
+    measured = f"out-of-place busbw {j.plateau:.1f} GB/s is {ratio:.0%} of the design's {pred.line_gbs:.1f} GB/s"
     step = f"; it drops between {_size(j.step[0])} and {_size(j.step[1])}" if j.step else ""
     if slow or cross:
         return          # the named cause above explains it

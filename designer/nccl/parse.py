@@ -9,12 +9,14 @@ What is recognised (the formats of nccl-tests 2.x and NCCL 2.x; see docs/nccl-ch
   older ``error``, with or without the per-iteration columns);
 - result rows: size, count, type, redop, [root], then time/algbw/busbw/#wrong out-of-place and in-place;
 - the footer: ``# Out of bounds values : 0 OK``, ``# Avg bus bandwidth : 45.2``, ``# Collective test concluded``;
-- NCCL lines ``host:pid:tid [dev] NCCL INFO|WARN ...``: ``NET/IB : Using [0]mlx5_0:1/RoCE ...``,
-  ``NET/IB: [0] mlx5_0:uverbs0:1/RoCE ... speed=400000``, ``Channel 00/0 : 0[0] -> 8[0] [send] via NET/IB/0``
-  (and the older ``Ring 00 : 7 -> 0 [send] via NET/IB/0``), ``X set by environment to Y``,
-  ``ncclCommInitRank ... rank R nranks N cudaDev D``, ``NCCL version``, and every WARN;
-- prefixes ``[1,0]<stdout>:`` (Open MPI ``--tag-output``) and ``0:`` (``srun --label``);
-- ``Test NCCL failure ...`` lines.
+- NCCL lines ``host:pid:tid [dev] NCCL INFO|WARN ...``: the network's (`netlines`: every common plugin's
+  ``Using``, speed and ``via NET/...`` connection lines), ``X set by environment to Y``,
+  ``... rank R nranks N cudaDev D``, ``NCCL version``, and every WARN;
+- prefixes ``[1,0]<stdout>:`` (Open MPI ``--tag-output``), ``0:`` (``srun --label``), ``[0]`` (MPICH/PALS);
+- ``Test NCCL failure ...`` lines; the table's layout is `table`'s.
+
+The collective is the header's, a command line's binary, the file name's, or else what the result
+columns' shape (`shape`) can only be.
 
 Anything else (mpirun banners, ssh warnings, shell noise) is skipped. Problems with the file itself
 are kept as `LogProblem`s with their line; only a file with no result at all raises `LogError`.
@@ -26,25 +28,28 @@ import re
 from pathlib import Path
 
 from . import COLLECTIVES, LogError
-from .runs import Connection, LogProblem, Measure, NicReport, Note, Rank, Row, Run, Where
+from . import netlines
+from .table import Layout, is_header, layout_of_header, layout_of_row, measure
+from .runs import LogProblem, NicReport, Note, Rank, Row, Run, Where
+from .shape import collective_from_shape
 
-_TAG = re.compile(r"^(?:\[\d+,\d+\]<std(?:out|err)>:\s?|\s*\d+: )")
-_NCCL = re.compile(r"(?P<host>[A-Za-z0-9][\w.-]*):(?P<pid>\d+):(?P<tid>\d+) \[(?P<dev>\d+)\] NCCL "
-                   r"(?P<level>INFO|WARN|TRACE) (?P<msg>.*)")
-_RANK = re.compile(r"^#?\s*Rank\s+(\d+)\s+(?:Group\s+\d+\s+)?Pid\s+(\d+)\s+on\s+(\S+)\s+device\s+(\d+)\s+"
+_TAG = re.compile(r"^\s*(?:\[\d+,\d+\]<std(?:out|err)>:\s?|\d+: |\[\d+\](?=\s))")
+# MPICH/Cray PALS --label style: every write of rank r starts with "[r]", also in the middle of a line
+# ("... sum      -1[0]    1626.5 ..."); a "[r]" glued to the end of a field is one of those.
+_RANK_TAG = re.compile(r"\s*\[\d+\]\s")
+_MID_TAG = re.compile(r"(?<=\S)\[\d+\](?=\s)")
+# "host:pid:tid [dev] NCCL INFO ...", WARN lines with the source position ("[0] misc/ibvwrap.cc:63 NCCL WARN ...")
+# and NCCL 2.3's "[0] misc/ibvwrap.cu:61 WARN ..." without the word NCCL.
+_NCCL = re.compile(r"(?P<host>[A-Za-z0-9][\w.-]*):(?P<pid>\d+):(?P<tid>\d+) \[(?P<dev>\d+)\] (?:[\w./-]+:\d+ )?"
+                   r"(?:NCCL )?(?P<level>INFO|WARN|TRACE) (?P<msg>.*)")
+_RANK = re.compile(r"^#?\s*Rank\s+(\d+)\s+(?:Group\s+\d+\s+)?Pid\s+(\d+)\s+on\s+(\S+(?: \S+)*?)\s+device\s+(\d+)\s+"
                    r"\[[^\]]*\]\s*(.*)$")
 _AVG = re.compile(r"Avg bus bandwidth\s*:\s*(\S+)")
 _OOB = re.compile(r"Out of bounds values\s*:\s*(\d+)")
 _STARTING = re.compile(r"Collective test (starting|concluded):\s*(\S+)")
 _VERSION = re.compile(r"nccl-tests version\s+(\S+)")
-_BINARY = re.compile(r"\b(" + "|".join(COLLECTIVES) + r")\b")
-_FAILURE = re.compile(r"Test (?:NCCL |CUDA )?failure\b.*")
-_USING = re.compile(r"NET/IB : Using(.*?)(?:;|$)")
-_USING_DEV = re.compile(r"\[(\d+)\]([\w.-]+):(\d+)/(RoCE|IB)")
-_SPEED = re.compile(r"NET/IB: \[(\d+)\] ([\w.-]+):[\w.-]*:(\d+)/(RoCE|IB)\b.*?\bspeed=(\d+)")
-_CHANNEL = re.compile(r"Channel (\d+)(?:/(\d+))? : (\d+)\[[0-9a-fA-Fx]+\] -> (\d+)\[[0-9a-fA-Fx]+\] "
-                      r"\[(send|receive)\] via NET/\w+/(\d+)(?:\((\d+)\))?")
-_RING = re.compile(r"Ring (\d+) : (\d+) -> (\d+) \[(send|receive)\] via NET/\w+/(\d+)")
+_BINARY = re.compile(r"\b(" + "|".join(c.removesuffix("_perf") for c in COLLECTIVES) + r")_perf(?:_mpi)?\b")
+_FAILURE = re.compile(r"\b(?:Test (?:NCCL |CUDA )?|NCCL |CUDA )failure\b.*")   # 2018's "NCCL failure common.cu:921 ..."
 _ENV = re.compile(r"^(\w+) set by environment to (.*?)\.?\s*$")
 _INIT = re.compile(r"\brank (\d+) nranks (\d+) cudaDev (\d+)\b")
 _NCCL_VERSION = re.compile(r"^NCCL version (\S+)")
@@ -55,7 +60,8 @@ class _Parser:
         self.file = file
         self.runs: list[Run] = []
         self.run: Run | None = None
-        self.layout: tuple[bool, int, bool] | None = None   # (has root, section width, counts wrong)
+        self.layout: Layout | None = None
+        self.pending: str | None = None                   # a binary named before its run's header
         self.init_ranks: dict[int, Rank] = {}
         self.rank_seen: dict[int, Rank] = {}
         self.hosts: set[str] = set()
@@ -72,7 +78,8 @@ class _Parser:
 
     def start(self, n: int) -> None:
         self.finish()
-        self.run = Run(self.file, self.where(n))
+        self.run = Run(self.file, self.where(n), collective=self.pending)
+        self.pending = None
         self.layout = None
         self.init_ranks = {}
         self.rank_seen: dict[int, Rank] = {}
@@ -96,6 +103,8 @@ class _Parser:
     # ------------------------------------------------------------------ lines
     def line(self, n: int, raw: str) -> None:
         text = _TAG.sub("", raw.rstrip("\r\n"))
+        if _RANK_TAG.match(raw) and not _NCCL.search(text):
+            text = _MID_TAG.sub(" ", text)
         m = _NCCL.search(text)
         if m and m.start() > 0:
             m = self.unsplice(text, m)
@@ -132,15 +141,23 @@ class _Parser:
         if failure:
             self.current(n).notes.append(Note(None, "failure", body, self.where(n)))
             return
-        if self.run is not None and self.run.collective is None and not self.run.rows:
-            binary = _BINARY.search(body)
-            if binary:
-                self.run.collective = binary.group(1)
+        binary = _BINARY.search(body)
+        if binary:
+            self.binary(binary.group(1) + "_perf")
+
+    def binary(self, name: str) -> None:
+        """A command line (``mpirun ... ./build/all_reduce_perf -b 8``) names the run it starts, or the one
+        whose header came before it."""
+        run = self.run
+        if run is not None and not run.rows:
+            run.collective = run.collective or name
+        else:
+            self.pending = name
 
     def comment(self, n: int, body: str) -> None:
         m = _VERSION.search(body)
         if m:
-            if self.run is not None and (self.run.ranks or self.run.rows or self.run.collective):
+            if self.run is not None and (self.run.ranks or self.run.rows):
                 self.start(n)
             self.current(n).version = m.group(1)
             return
@@ -165,8 +182,9 @@ class _Parser:
             self.rank(n, m)
             return
         tokens = body.split()
-        if tokens[:4] == ["size", "count", "type", "redop"]:
-            self.header(n, tokens)
+        if is_header(tokens):
+            self.layout = layout_of_header(tokens)
+            self.current(n)
             return
         m = _OOB.search(body)
         if m and self.run is not None:
@@ -195,23 +213,16 @@ class _Parser:
         self.hosts.add(host)
         run.ranks.append(entry)
 
-    def header(self, n: int, tokens: list[str]) -> None:
-        has_root = len(tokens) > 4 and tokens[4] == "root"
-        rest = tokens[5 if has_root else 4:]
-        times = [i for i, t in enumerate(rest) if t in ("time", "cputime")]
-        width = times[1] - times[0] if len(times) > 1 else len(rest)
-        counts_wrong = "#wrong" in rest
-        self.layout = (has_root, width, counts_wrong)
-        self.current(n)
-
     def row(self, n: int, tokens: list[str], spliced: bool) -> None:
         run = self.current(n)
         if self.layout is None:
-            run.problems.append(LogProblem("a result row comes before any column header; skipped", self.where(n)))
-            return
-        has_root, width, counts_wrong = self.layout
-        base = 5 if has_root else 4
-        need = base + 2 * width
+            self.layout = layout_of_row(tokens)
+            if self.layout is None:
+                run.problems.append(LogProblem("a result row comes before any column header and its fields fit no "
+                                               "nccl-tests layout; skipped", self.where(n)))
+                return
+        layout = self.layout
+        base, width, need = layout.base, layout.width, layout.fields
         self.last_row_line = n
         if len(tokens) < need - width:
             why = "it was spliced with another process's output" if spliced else "the log looks truncated"
@@ -220,9 +231,9 @@ class _Parser:
             return
         try:
             size, count = int(tokens[0]), int(tokens[1])
-            root = int(tokens[4]) if has_root else None
-            oop = _measure(tokens[base:base + width], counts_wrong)
-            ip = _measure(tokens[base + width:base + 2 * width], counts_wrong) if len(tokens) >= need else None
+            root = int(tokens[base - 1]) if layout.has_root else None
+            oop = measure(tokens[base:base + width], layout.counts_wrong)
+            ip = measure(tokens[base + width:need], layout.counts_wrong) if len(tokens) >= need else None
         except ValueError as exc:
             run.problems.append(LogProblem(f"result row cannot be read ({exc}); skipped", self.where(n)))
             return
@@ -230,35 +241,45 @@ class _Parser:
             why = "another process's output was spliced into it" if spliced else "the line is cut short"
             run.problems.append(LogProblem(
                 f"result row is missing its in-place half ({why}); its out-of-place numbers are used", self.where(n)))
-        run.rows.append(Row(size, count, tokens[2], tokens[3], root, oop, ip, self.where(n)))
+        redop = tokens[3] if layout.has_redop else ""
+        run.rows.append(Row(size, count, tokens[2], redop, root, oop, ip, self.where(n)))
 
     def nccl(self, n: int, m: re.Match) -> None:
         run = self.current(n)
         host, msg, level = m.group("host"), m.group("msg").strip(), m.group("level")
         where = self.where(n)
+        run.nccl_hosts.setdefault(host, None)
         if level == "WARN":
             run.notes.append(Note(host, "warn", msg, where))
             return
-        if (c := _CHANNEL.search(msg)) is not None:
-            run.connections.append(Connection(host, int(c.group(1)), int(c.group(2) or 0), int(c.group(3)),
-                                              int(c.group(4)), c.group(5), int(c.group(6)),
-                                              int(c.group(7)) if c.group(7) else None, where))
-        elif (c := _RING.search(msg)) is not None:
-            run.connections.append(Connection(host, int(c.group(1)), 0, int(c.group(2)), int(c.group(3)),
-                                              c.group(4), int(c.group(5)), None, where))
-        elif (u := _USING.search(msg)) is not None:
-            for d in _USING_DEV.finditer(u.group(1)):
-                self.add_nic(NicReport(host, int(d.group(1)), d.group(2), d.group(4), None, where))
-        elif (s := _SPEED.search(msg)) is not None:
-            self.add_nic(NicReport(host, int(s.group(1)), s.group(2), s.group(4), int(s.group(5)), where))
+        if netlines.is_connection(msg):
+            self.connection(run, host, msg, where)
+        elif (u := netlines.using(msg)) is not None:
+            run.networks.setdefault(u[0], None)
+            for index, device, link in u[1]:
+                self.add_nic(NicReport(host, index, device, link, None, where))
+        elif (s := netlines.speed(msg)) is not None:
+            self.add_nic(NicReport(host, *s, where))
         elif (e := _ENV.match(msg)) is not None:
             run.notes.append(Note(host, "env", msg, where, e.group(1), e.group(2).strip()))
         elif (i := _INIT.search(msg)) is not None:
             rank = int(i.group(1))
+            run.nranks = max(run.nranks or 0, int(i.group(2)))
             self.init_ranks.setdefault(rank, Rank(rank, host, int(i.group(3)), int(m.group("pid")), "", where))
         elif (v := _NCCL_VERSION.match(msg)) is not None:
             run.version = run.version or f"NCCL {v.group(1)}"
+        elif (net := netlines.network(msg)) is not None:
+            run.networks.setdefault(net, None)
 
+    def connection(self, run: Run, host: str, msg: str, where: Where) -> None:
+        """A ``... via NET/...`` line: its connection, or a problem saying it could not be read (never dropped)."""
+        c = netlines.connection(host, msg, where)
+        if c is None:
+            run.problems.append(LogProblem(f"a network connection line nccl-check cannot read: '{msg[:160]}'; "
+                                           "its flow is left out of the cross-rail check", where))
+            return
+        run.networks.setdefault(c.network, None)
+        run.connections.append(c)
 
     def add_nic(self, report: NicReport) -> None:
         """One report per (host, index); a speed line adds its speed to the ``Using`` line's entry."""
@@ -274,24 +295,31 @@ class _Parser:
                              report.speed_mbps if report.speed_mbps is not None else old.speed_mbps, old.where)
 
 
-def _measure(fields: list[str], counts_wrong: bool) -> Measure:
-    wrong = None
-    if counts_wrong and fields[3] != "N/A":
-        wrong = int(float(fields[3]))
-    return Measure(float(fields[0]), float(fields[1]), float(fields[2]), wrong)
-
-
-def parse_text(text: str, file: str = "<log>", collective: str | None = None) -> list[Run]:
-    """Every run in ``text``. Raises LogError when none has a result row."""
+def scan_text(text: str, file: str = "<log>") -> list[Run]:
+    """Every run ``text`` begins, with or without result rows (a run that hung or failed keeps its rank table,
+    NCCL lines and notes), as read; no collective is inferred."""
     p = _Parser(file)
     for n, raw in enumerate(text.splitlines(), 1):
         p.line(n, raw)
     p.finish()
-    runs = [r for r in p.runs if r.rows or r.ranks]
+    return p.runs
+
+
+def parse_text(text: str, file: str = "<log>", collective: str | None = None) -> list[Run]:
+    """Every run in ``text`` that has result rows. Raises LogError when none has one."""
+    scanned = scan_text(text, file)
+    runs = [r for r in scanned if r.rows or r.ranks]
     if not any(r.rows for r in runs):
-        failures = [note for r in p.runs for note in r.notes if note.kind == "failure"]
+        failures = [note for r in scanned for note in r.notes if note.kind == "failure"]
         if failures:
             raise LogError(f"{failures[0].where}: the test failed before printing any result: {failures[0].text}")
+        started = [r for r in scanned if r.ranks or r.nccl_hosts]
+        if started:
+            run = started[-1]
+            listed = run.rank_count or len(run.nccl_hosts)
+            raise LogError(f"{file}: no nccl-tests result row: the test started ({listed} rank(s) or host(s) listed, "
+                           f"{len(text.splitlines())} lines) but printed no result, so it hung or was killed before "
+                           "its first size; rerun with NCCL_DEBUG=INFO and a timeout to see where")
         raise LogError(f"{file}: no nccl-tests result rows found (expected lines such as "
                        "'   1048576  262144  float  sum  -1  ...' under a '#  size  count  type  redop' header)")
     guess = collective or _BINARY.search(Path(file).name)
@@ -299,7 +327,10 @@ def parse_text(text: str, file: str = "<log>", collective: str | None = None) ->
         if collective:
             run.collective = collective
         elif run.collective is None and guess is not None:
-            run.collective = guess.group(1)
+            run.collective = guess.group(1) + "_perf"
+        if run.collective is None:
+            run.collective = collective_from_shape(run.rows, run.rank_count or None)
+            run.collective_from = "the result columns" if run.collective else ""
     return [r for r in runs if r.rows]
 
 

@@ -3,10 +3,12 @@
 - Hosts: a log's host name is matched to a server by host name, server id, or its first DNS label.
 - A rank's NIC: the cabled rail NIC whose ``gpus`` (PCIe affinity) hold the rank's CUDA device.
 - An NCCL net device (``NET/IB/<n>``) is the NIC with that RDMA name (``NET/IB : Using [n]mlx5_x``).
-- Ceiling (bus bandwidth with no collision, GB/s = Gb/s / 8): for all_reduce, all_gather and
-  reduce_scatter, NCCL runs one ring channel set per NIC and busbw adds up over them, so it is the
-  number of rail NICs a host uses times the slowest of them (a 400G NIC gives 46-49 GB/s of it);
-  alltoall and sendrecv cannot aggregate NICs, so their ceiling is one NIC. The slowest host sets it.
+- Rate (bus bandwidth with no collision, GB/s = Gb/s / 8): for the ring collectives NCCL runs one ring
+  channel set per NIC and busbw adds up over them, so it is the number of rail NICs carrying a host's
+  traffic (`nics_in_use`) times the slowest of them (a 400G NIC gives 46-49 GB/s of it); alltoall,
+  gather, scatter and sendrecv cannot aggregate NICs, so their rate is one NIC. The slowest host sets it.
+- Ceiling: the rate times `share_factor`, for the collectives whose busbw also counts what NVLink
+  carries inside a node; a measured busbw above it means the design is not the cluster that ran.
 - Flows: from the log's ``Channel ... via NET`` lines when present (each connection is a flow, from
   the sender's net device to the receiver's), otherwise the ring model of `analysis.flows`
   (``allreduce-ring`` for all_reduce/all_gather/reduce_scatter, ``alltoall``, ``rail-ring`` for
@@ -26,9 +28,15 @@ from ..model.fabric import Fabric
 from ..model.ids import natural_key, split_endpoint
 from .runs import Connection, Run
 
-AGGREGATING = ("all_reduce_perf", "all_gather_perf", "reduce_scatter_perf")
+AGGREGATING = ("all_reduce_perf", "all_gather_perf", "reduce_scatter_perf", "broadcast_perf", "reduce_perf")
+# The collectives whose busbw counts the transfers that stay inside a node (NVLink) as well as those that
+# leave it: with g ranks on each of N nodes (n = gN), at least (N-1)/N of what busbw counts, (n-1)/n, has to
+# cross the network, so busbw can reach the network's rate times ((n-1)/n) / ((N-1)/N) (1.875 on 2 x 8 GPUs).
+SHARES_INSIDE = ("all_reduce_perf", "all_gather_perf", "reduce_scatter_perf", "alltoall_perf")
 PATTERN_OF = {"all_reduce_perf": "allreduce-ring", "all_gather_perf": "allreduce-ring",
-              "reduce_scatter_perf": "allreduce-ring", "alltoall_perf": "alltoall", "sendrecv_perf": "rail-ring"}
+              "reduce_scatter_perf": "allreduce-ring", "broadcast_perf": "allreduce-ring",
+              "reduce_perf": "allreduce-ring", "alltoall_perf": "alltoall", "gather_perf": "alltoall",
+              "scatter_perf": "alltoall", "hypercube_perf": "alltoall", "sendrecv_perf": "rail-ring"}
 
 
 @dataclass
@@ -47,9 +55,9 @@ class Placement:
 @dataclass
 class Prediction:
     routing: str
-    line_gbs: float | None            # busbw ceiling with no collision, GB/s (None: nothing to predict)
+    line_gbs: float | None            # busbw rate with no collision, GB/s (None: nothing to predict)
     reported_gbs: float | None        # the same with the NIC speeds NCCL reported, where it did
-    nics_per_host: int                # NICs whose rates add up in the ceiling (1 but for the ring collectives)
+    nics_per_host: int                # NICs whose rates add up in the rate (1 but for the ring collectives)
     fraction: dict                    # collision fraction over trials: min, median, mean, max
     collision_free_share: float
     trials: int
@@ -60,6 +68,30 @@ class Prediction:
     cross_rail: list[tuple[str, str, Connection | None]]     # (src NIC, dst NIC, the line that shows it)
     busiest: str | None = None        # the most loaded link, when some flow gets less than line rate
     single_host: bool = False
+    ceiling_gbs: float | None = None  # the most busbw can reach: line_gbs with the share kept inside the node
+    nics_speed_gbps: float = 0.0      # the slowest of those NICs (Gb/s)
+    ranks: int = 0
+    nodes: int = 0
+    unknown_collective: bool = False
+
+    @property
+    def share_inside(self) -> float:
+        """ceiling / line rate: what NVLink inside the node adds for the collectives that count it."""
+        return self.ceiling_gbs / self.line_gbs if self.ceiling_gbs and self.line_gbs else 1.0
+
+    def assumed(self) -> str:
+        """What the model took the cluster to be, in one phrase."""
+        inside = (f", NVLink inside the node carrying the rest (x{self.share_inside:.3g} over the network's rate)"
+                  if self.share_inside > 1 else "")
+        return (f"{self.nics_per_host} NIC(s) of {self.nics_speed_gbps:g} Gb/s per host carrying the traffic between "
+                f"hosts, {self.ranks} ranks on {self.nodes} node(s){inside}")
+
+
+def share_factor(collective: str | None, ranks: int, nodes: int) -> float:
+    """((n-1)/n) / ((N-1)/N) for the collectives in SHARES_INSIDE (1 when every rank has its own node)."""
+    if collective not in SHARES_INSIDE or nodes < 2 or ranks <= nodes:
+        return 1.0
+    return ((ranks - 1) / ranks) / ((nodes - 1) / nodes)
 
 
 def server_of(fabric: Fabric, host: str) -> str | None:
@@ -74,7 +106,7 @@ def server_of(fabric: Fabric, host: str) -> str | None:
 
 def place(fabric: Fabric, run: Run) -> Placement:
     p = Placement()
-    for host in run.hosts + sorted({c.host for c in run.connections} | {n.host for n in run.nics}):
+    for host in run.hosts + list(run.nccl_hosts):
         if host in p.host_server or host in p.unknown_hosts:
             continue
         server = server_of(fabric, host)
@@ -104,18 +136,38 @@ def _affinity_nic(fabric: Fabric, server_id: str, device: int) -> str | None:
     return None
 
 
-def _ceiling(run: Run, p: Placement, speeds: dict[str, float], aggregate: bool) -> tuple[float, int] | None:
-    """(Gb/s, NICs per host) of the slowest host: its rail NICs in use times the slowest of them for
-    the ring collectives (``aggregate``), one NIC otherwise."""
-    used: dict[str, set[str]] = {}
+def nics_in_use(fabric: Fabric, run: Run, p: Placement) -> dict[str, set[str]]:
+    """The rail NICs that carry each placed host's traffic: those of its ranks' GPUs (affinity) and those its
+    connection lines name. A host whose ranks the log does not list in full (a rank table cut or missing, as
+    in an excerpt) is taken to use every cabled rail NIC of its server, as NCCL spreads its rings over every
+    NIC it may use."""
+    used: dict[str, set[str]] = {host: set() for host in p.host_server}
+    listed = Counter(r.host for r in run.ranks)
     for r in run.ranks:
         nic = p.rank_nic.get(r.rank)
-        if nic is not None and nic in speeds:
-            used.setdefault(r.host, set()).add(nic)
+        if nic is not None and r.host in used:
+            used[r.host].add(nic)
+    for (host, _index), nic in p.netdev_nic.items():
+        if host in used:
+            used[host].add(nic)
+    hosts = len(p.host_server) or 1
+    for host, server in p.host_server.items():
+        if listed[host] * hosts < run.rank_count or not listed[host]:
+            used[host] |= {n.id for n in fabric.servers[server].nics
+                           if n.rail is not None and fabric.peer(n.id) is not None}
+    return {host: nics for host, nics in used.items() if nics}
+
+
+def _ceiling(used: dict[str, set[str]], speeds: dict[str, float],
+             aggregate: bool) -> tuple[float, int, float] | None:
+    """(Gb/s, NICs per host, the slowest NIC's Gb/s) of the slowest host: its rail NICs in use times the
+    slowest of them for the ring collectives (``aggregate``), one NIC otherwise."""
+    used = {host: {n for n in nics if n in speeds} for host, nics in used.items()}
+    used = {host: nics for host, nics in used.items() if nics}
     if not used:
         return None
-    return min((min(speeds[n] for n in nics) * (len(nics) if aggregate else 1), len(nics) if aggregate else 1)
-               for nics in used.values())
+    return min((min(speeds[n] for n in nics) * (len(nics) if aggregate else 1), len(nics) if aggregate else 1,
+                min(speeds[n] for n in nics)) for nics in used.values())
 
 
 def _connection_flows(fabric: Fabric, run: Run, p: Placement) -> tuple[list[Flow], list]:
@@ -152,6 +204,8 @@ def predict(fw: Forwarding, run: Run, p: Placement, routing: str = "ppd", trials
                  trials=0, flow_count=0, crosses_spines=False, unroutable=[], cross_rail=[])
     if len(servers) < 2:
         return Prediction(line_gbs=None, flows_from="", single_host=len(servers) == 1, **empty)
+    if run.collective is None:
+        return Prediction(line_gbs=None, flows_from="", unknown_collective=True, **empty)
     design_speed = {n.id: float(n.speed) for s in servers for n in fabric.servers[s].nics}
     reported = dict(design_speed)
     for r in run.nics:
@@ -159,7 +213,8 @@ def predict(fw: Forwarding, run: Run, p: Placement, routing: str = "ppd", trials
         if nic and r.speed_mbps:
             reported[nic] = r.speed_mbps / 1000
     aggregate = run.collective in AGGREGATING
-    ceiling = _ceiling(run, p, design_speed, aggregate)
+    used = nics_in_use(fabric, run, p)
+    ceiling = _ceiling(used, design_speed, aggregate)
     hosts = len(servers)
     net_flows, cross = _connection_flows(fabric, run, p)
     if net_flows:
@@ -168,10 +223,13 @@ def predict(fw: Forwarding, run: Run, p: Placement, routing: str = "ppd", trials
         pattern = PATTERN_OF.get(run.collective or "", "allreduce-ring")
         flow_list, source = flows(fabric, pattern, servers), f"the {pattern} model over {hosts} servers"
     result = analyze(fw, flow_list, routing, trials, seed, run.collective or "")
-    worst = _ceiling(run, p, reported, aggregate)
+    worst = _ceiling(used, reported, aggregate)
+    ranks = run.rank_count
     return Prediction(
         routing=routing,
         line_gbs=ceiling[0] / 8 if ceiling else None,
+        ceiling_gbs=ceiling[0] / 8 * share_factor(run.collective, ranks, hosts) if ceiling else None,
+        nics_speed_gbps=ceiling[2] if ceiling else 0.0, ranks=ranks, nodes=hosts,
         reported_gbs=worst[0] / 8 if worst and ceiling and worst[0] < ceiling[0] else None,
         nics_per_host=ceiling[1] if ceiling else 0, fraction=summary(result)["fraction"],
         collision_free_share=result.upstream_collision_free / result.trials, trials=result.trials,

@@ -35,8 +35,8 @@ class Row:
 
     @property
     def busbw(self) -> float:
-        """The better of out-of-place and in-place (they run on the same connections)."""
-        return max(self.out_of_place.busbw, self.in_place.busbw if self.in_place else 0.0)
+        """The out-of-place busbw: the figure judged (in-place is shown beside it, never instead)."""
+        return self.out_of_place.busbw
 
     @property
     def wrong(self) -> int:
@@ -66,6 +66,7 @@ class Connection:
     netdev: int               # index into the host's NET/IB device list
     proxy: int | None         # PXN: the rank whose NIC carries it (None: the printing rank's own)
     where: Where
+    network: str = "IB"       # the net plugin's name: IB, Socket, IBext_v8 / NCCL RDMA Plugin v8, AWS Libfabric
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +76,7 @@ class NicReport:
     host: str
     index: int
     rdma: str
-    link: str                 # "RoCE" or "IB"
+    link: str                 # "RoCE", "IB" or "Socket"
     speed_mbps: int | None
     where: Where
 
@@ -115,6 +116,24 @@ class Run:
     nics: list[NicReport] = field(default_factory=list)
     notes: list[Note] = field(default_factory=list)
     problems: list[LogProblem] = field(default_factory=list)
+    networks: dict[str, None] = field(default_factory=dict)   # net plugins named, in order of appearance
+    collective_from: str = ""          # "the result columns" when only their shape told the collective
+    nranks: int | None = None          # from NCCL's ``... rank R nranks N ...`` lines
+    nccl_hosts: dict[str, None] = field(default_factory=dict)  # hosts that printed NCCL lines, in order
+
+    @property
+    def rank_count(self) -> int:
+        """Ranks in the job: the rank table's, or NCCL's nranks when the table is missing or cut."""
+        return max(len(self.ranks), self.nranks or 0)
+
+    @property
+    def peak(self) -> Row:
+        """The row of the highest out-of-place busbw (the first of equals)."""
+        return max(self.rows, key=lambda r: r.out_of_place.busbw)
+
+    @property
+    def nodes(self) -> int:
+        return len(self.hosts)
 
     @property
     def name(self) -> str:

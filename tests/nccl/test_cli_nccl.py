@@ -21,7 +21,7 @@ def test_table_and_exit_codes(design, tmp_path, capsys):
     good.write_text(make_log(Spec(fabric, ["su1-srv01", "su2-srv01"], info=True)))
     assert main(["nccl-check", str(design), str(good)]) == 0
     out = capsys.readouterr().out
-    assert "verdict: NCCL-OK" in out and "design ceiling 200.00 GB/s" in out
+    assert "verdict: NCCL-OK" in out and "design rate 200.00 GB/s" in out
     bad = tmp_path / "bad.log"
     bad.write_text(make_log(Spec(fabric, ["su1-srv01", "su2-srv01"], scale={256 << 20: 0.5})))
     assert main(["nccl-check", str(design), str(good), str(bad)]) == 1

@@ -22,7 +22,7 @@ def fabric():
     return preset_fabric("default")
 
 
-@pytest.mark.parametrize("collective", COLLECTIVES)
+@pytest.mark.parametrize("collective", COLLECTIVES[:5])      # the ones logsynth writes
 @pytest.mark.parametrize("tag", ["", "mpi", "srun"])
 def test_every_collective_with_every_launcher_prefix(fabric, collective, tag):
     (run,) = parse_text(make_log(Spec(fabric, SERVERS, collective, tag=tag, info=True)), "x.log")
@@ -96,3 +96,54 @@ def test_unusable_logs_raise_one_located_message(text, expected):
 def test_unreadable_file(tmp_path):
     with pytest.raises(LogError, match="cannot read it"):
         parse_file(tmp_path / "missing.log")
+
+
+OLD_ALL_GATHER = """\
+# nThread 1 nGpus 1 minBytes 1048576 maxBytes 4194304 step: 2(factor) warmup iters: 5 iters: 20 validation: 1
+#   Rank  0 Pid  11 on      h1 device  0 [0x18] Tesla V100-SXM2-32GB
+#   Rank  1 Pid  12 on      h1 device  1 [0x3b] Tesla V100-SXM2-32GB
+#   Rank  2 Pid  21 on      h2 device  0 [0x18] Tesla V100-SXM2-32GB
+#   Rank  3 Pid  22 on      h2 device  1 [0x3b] Tesla V100-SXM2-32GB
+#                                             out-of-place                       in-place
+#       size         count    type     time   algbw   busbw  error     time   algbw   busbw  error
+#        (B)    (elements)             (us)  (GB/s)  (GB/s)             (us)  (GB/s)  (GB/s)
+     1048576         65536   float   100.00   10.49    7.86  0e+00    99.00   10.59    7.94  0e+00
+     2097152        131072   float   180.00   11.65    8.74  0e+00   179.00   11.72    8.79  0e+00
+# Out of bounds values : 0 OK
+# Avg bus bandwidth    : 8.33
+"""
+
+
+def test_2_0_era_all_gather_table_without_a_redop_column():
+    """Laid out as nccl-tests 2.0 printed all_gather (no redop, no root, an error column); no public log of
+    it was found, so the table is written here in that layout."""
+    (run,) = parse_text("$ mpirun -np 4 ./build/all_gather_perf -b 1M -e 4M\n" + OLD_ALL_GATHER, "old.log")
+    assert run.collective == "all_gather_perf" and [r.size for r in run.rows] == [1048576, 2097152]
+    assert run.rows[0].redop == "" and run.rows[0].root is None and run.peak.out_of_place.busbw == 8.74
+    assert run.rows[1].in_place.busbw == 8.79 and run.avg_busbw == 8.33 and not run.problems
+    (anonymous,) = parse_text(OLD_ALL_GATHER, "old.log")
+    assert anonymous.collective is None          # all_gather or alltoall: the columns cannot tell
+
+
+def test_a_connection_line_that_cannot_be_read_is_reported_not_dropped():
+    line = "h1:11:31 [0] NCCL INFO Channel 00/0 : 0[0] -> 2[0] [send] via NET/IB/GDRDMA\n"
+    (run,) = parse_text(line + OLD_ALL_GATHER, "odd.log")
+    assert not run.connections
+    (problem,) = run.problems
+    assert problem.where.line == 1 and "connection line nccl-check cannot read" in problem.message
+
+
+@pytest.mark.parametrize("via, network, dev, proxy", [
+    ("via NET/IB/0/GDRDMA", "IB", 0, None),
+    ("via NET/IB/3(8)/GDRDMA", "IB", 3, 8),                         # PXN: rank 8's NIC carries it
+    ("via NET/Socket/1", "Socket", 1, None),
+    ("via NET/IBext_v8/2/GDRDMA/Shared", "IBext_v8", 2, None),       # HPC-X plugin, its own name
+    ("via NET/NCCL RDMA Plugin v8/4/GDRDMA", "NCCL RDMA Plugin v8", 4, None),
+    ("via NET/AWS Libfabric/0/GDRDMA comm 0x9bbf3b0 nRanks 16", "AWS Libfabric", 0, None),
+])
+def test_the_connection_lines_of_every_common_net_plugin(via, network, dev, proxy):
+    line = f"h1:11:31 [0] NCCL INFO Channel 02/1 : 0[0] -> 2[0] [send] {via}\n"
+    (run,) = parse_text(line + OLD_ALL_GATHER, "net.log")
+    (c,) = run.connections
+    assert (c.network, c.netdev, c.proxy, c.channel, c.conn, c.src_rank, c.dst_rank) == (network, dev, proxy, 2, 1, 0, 2)
+    assert list(run.networks) == [network] and not run.problems

@@ -120,3 +120,44 @@ def test_hosts_given_as_fqdn_map_to_servers(fabric):
     text = make_log(Spec(fabric, TWO_SUS)).replace(" su1-srv01 ", " su1-srv01.cluster.example ")
     (j,) = check_text(fabric, text, "x.log").judgements
     assert j.placement.servers == TWO_SUS and j.verdict.code == "NCCL-OK"
+
+
+def _without_its_name(text: str) -> str:
+    """The log with the lines that name the test removed (no public log with host names shows this)."""
+    return "\n".join(line for line in text.splitlines()
+                     if "_perf" not in line and "Collective test" not in line) + "\n"
+
+
+def test_a_run_whose_collective_nothing_tells_is_not_ok(fabric):
+    """all_gather and alltoall print the same columns: without the binary or the header, no verdict."""
+    text = _without_its_name(make_log(Spec(fabric, TWO_SUS, "all_gather_perf")))
+    result = check_text(fabric, text, "anon.log")
+    (j,) = result.judgements
+    assert j.run.collective is None and j.verdict.code == "NCCL-UNKNOWN-COLLECTIVE" and not result.ok
+    assert "unknown collective: pass --collective" in j.verdict.message
+    assert check_text(fabric, text, "anon.log", collective="all_gather_perf").judgements[0].verdict.code == "NCCL-OK"
+
+
+def test_the_result_columns_tell_all_reduce_and_reduce_scatter(fabric):
+    for collective in ("all_reduce_perf", "reduce_scatter_perf"):
+        (j,) = check_text(fabric, _without_its_name(make_log(Spec(fabric, TWO_SUS, collective))), "x.log").judgements
+        assert j.run.collective == collective and j.run.collective_from == "the result columns"
+        assert j.verdict.code == "NCCL-OK"
+
+
+def test_a_four_nic_design_cannot_explain_an_eight_nic_rate(fabric):
+    """busbw above the ceiling (4 x 400G per host, 8 ranks on 2 nodes) is the model's error, never OK."""
+    result = check_text(fabric, make_log(Spec(fabric, TWO_SUS, scale={s: 3.0 for s in (1 << k for k in range(3, 34))})),
+                        "fast.log")
+    (j,) = result.judgements
+    assert j.verdict.code == "NCCL-MODEL" and not result.ok and j.ratio > 2
+    assert "4 NIC(s) of 400 Gb/s per host" in j.verdict.message and "8 ranks on 2 node(s)" in j.verdict.message
+
+
+def test_a_run_above_the_ceiling_is_no_evidence_against_its_hosts(fabric):
+    """Runs the model cannot explain are left out of the slow-host comparison across runs."""
+    fast = make_log(Spec(fabric, ["su1-srv01", "su2-srv01"], scale={8: 3.0}))
+    fine = make_log(Spec(fabric, ["su1-srv02", "su2-srv01"]))
+    result = judge_runs(fabric, parse_text(fast, "fast.log") + parse_text(fine, "fine.log"))
+    assert [j.verdict.code for j in result.judgements] == ["NCCL-MODEL", "NCCL-OK"]
+    assert not any(f.code == "NCCL-SLOW-HOST" for f in result.findings)
