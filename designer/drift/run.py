@@ -1,0 +1,87 @@
+"""Compare a bundle with a folder of dumps: one `DeviceDrift` per device of the bundle (and per dump
+of a device it does not have), devices in the bundle's order (switches, then hosts)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..model.ids import natural_key
+from .configdb import OWNERSHIP, DEFAULT, compare_config_db
+from .dumps import Dump, DriftInputError, bundle_devices, bundle_text, read_dumps, read_json
+from .findings import DeviceDrift, DriftFinding, DriftReport
+from .frr import compare_frr
+from .host import compare_host
+from .ppd import compare_ppd
+
+# What each kind of dump must hold, for `unread`.
+SWITCH_FILES = ("config_db.json", "frr-running.conf", "ppd-agent.json")
+HOST_FILES = ("ip-rule.json", "ip-route.json", "ip-address.json", "sysctl.txt", "roce-qos.txt")
+
+
+def unread(device: str, dump: Dump, expected: tuple[str, ...]) -> list[DriftFinding]:
+    """DR050 for each part the dump says it could not read, and each file it should hold and does not."""
+    out = [DriftFinding("DR050", device, part, f"{part} was not read on the device: {why}", None, None)
+           for part, why in sorted(dump.unreadable.items())]
+    for name in expected:
+        if not dump.has(name) and name not in dump.unreadable:
+            out.append(DriftFinding("DR050", device, name, f"the dump in {dump.folder} lacks {name}", None, None))
+    return out
+
+
+def _json_file(path: Path):
+    text = bundle_text(path)
+    return None if text is None else read_json(path, text)
+
+
+def compare_switch(device: str, folder: Path, dump: Dump) -> list[DriftFinding]:
+    out = unread(device, dump, SWITCH_FILES)
+    ours = _json_file(folder / "config_db.json")
+    if not isinstance(ours, dict):
+        raise DriftInputError(f"{folder / 'config_db.json'}: not a CONFIG_DB object; export the bundle again")
+    if dump.has("config_db.json"):
+        running = dump.json("config_db.json")
+        if not isinstance(running, dict):
+            raise DriftInputError(f"{dump.folder / 'config_db.json'}: not a CONFIG_DB object (table -> key -> fields)")
+        out += compare_config_db(device, ours, running)
+    frr = bundle_text(folder / "frr.conf")
+    if frr is not None and dump.has("frr-running.conf"):
+        out += compare_frr(device, frr, dump.text("frr-running.conf"))
+    if frr is not None and dump.has("frr.conf") and dump.text("frr.conf") != frr:
+        out.append(DriftFinding("DR014", device, "/etc/sonic/frr/frr.conf", "the saved frr.conf is not the bundle's",
+                                "the bundle's frr.conf", "another file"))
+    pins = _json_file(folder / "ppd-pins.json")
+    if dump.has("ppd-agent.json") and (pins is not None or ours.get("ACL_TABLE")):
+        state = dump.json("ppd-agent.json")
+        out += compare_ppd(device, pins, state if isinstance(state, dict) else {})
+    return out
+
+
+def compare(bundle: Path, dumps: Path) -> DriftReport:
+    devices = bundle_devices(bundle)
+    found = read_dumps(dumps)
+    report = DriftReport(str(bundle), str(dumps), [], {t: OWNERSHIP.get(t, DEFAULT) for t in _owned(devices)})
+    for kind, members, compare_one in (("switch", devices.switches, compare_switch),
+                                       ("host", devices.hosts, compare_host)):
+        for device in sorted(members, key=natural_key):
+            dump = found.pop(device, None)
+            if dump is None:
+                report.devices.append(DeviceDrift(device, kind, None, [DriftFinding(
+                    "DR000", device, device, f"no dump of {device} in {dumps}: not checked")]))
+                continue
+            if dump.kind != kind:
+                raise DriftInputError(f"{dump.folder} is a {dump.kind} dump of {device}, which is a {kind} in the bundle")
+            report.devices.append(DeviceDrift(device, kind, str(dump.folder), compare_one(device, members[device], dump)))
+    for device, dump in sorted(found.items()):
+        report.devices.append(DeviceDrift(device, dump.kind, str(dump.folder), [DriftFinding(
+            "DR090", device, device, f"{dump.folder} is a dump of {device}, which the bundle does not have")]))
+    return report
+
+
+def _owned(devices) -> list[str]:
+    """The CONFIG_DB tables the bundle's switches write, plus those it wants empty."""
+    tables = {t for t, mode in OWNERSHIP.items() if mode == "empty"}
+    for folder in devices.switches.values():
+        data = _json_file(folder / "config_db.json")
+        if isinstance(data, dict):
+            tables.update(data)
+    return sorted(tables)
