@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import types
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from designer.emulation.frr import Frr, frr_problem
@@ -25,6 +26,7 @@ from designer.emulation.netns import Runner
 from tests.deploy.sonic_stubs import FakeSwitch
 from tests.drift.stand_ins import install_roce_tools, roce_script_below
 from tests.ppd.agent_helpers import AGENT_PATH, fake_vtysh
+from tests.sonic.factory import factory_config
 
 # sonic-db-cli as the agent calls it, straight to redis-cli (the agent reads redis-cli's HGETALL lines too)
 SHIM = """#!/bin/sh
@@ -32,6 +34,9 @@ case "$1" in APPL_DB) n=0 ;; CONFIG_DB) n=4 ;; STATE_DB) n=6 ;; *) exit 2 ;; esa
 shift
 exec redis-cli -p %d -n "$n" "$@"
 """
+
+
+WORKERS = 4
 
 
 def _ns(ns: str, *cmd: str, env=None) -> str:
@@ -43,15 +48,18 @@ class Switch:
     def __init__(self, bundle: Path, host: str, tmp: Path, frr: Frr, setup):
         self.host, self.tmp, self.frr, self.setup = host, tmp, frr, setup
         self.fake = FakeSwitch(tmp)
-        ours = json.loads((bundle / "switches" / host / "config_db.json").read_text())
-        from tests.sonic.factory import factory_config
-        self.fake.seed(factory_config(ours["PORT"]))
-        self.stage = self.fake.stage(bundle, host)
-        done = self.fake.run(self.stage, "apply", str(self.stage / host))
-        assert done.returncode == 0, done.stdout + done.stderr
-        pins = bundle / "switches" / host / "ppd-pins.json"
-        if pins.is_file():
-            self.run_agent(pins)
+        try:
+            ours = json.loads((bundle / "switches" / host / "config_db.json").read_text())
+            self.fake.seed(factory_config(ours["PORT"]))        # what the switch holds before the bundle
+            self.stage = self.fake.stage(bundle, host)
+            done = self.fake.run(self.stage, "apply", str(self.stage / host))
+            assert done.returncode == 0, done.stdout + done.stderr
+            pins = bundle / "switches" / host / "ppd-pins.json"
+            if pins.is_file():
+                self.run_agent(pins)
+        except BaseException:
+            self.fake.close()
+            raise
 
     def run_agent(self, pins: Path) -> None:
         """The real agent, once, against this switch's redis: every uplink up, resolved, Established."""
@@ -127,25 +135,31 @@ class RunningFabric:
                     "frr.conf": (bundle / "switches" / name / "frr.conf").read_text()}))
             self.frr.start(setups)
             self.frr.apply(setups)
-            for name, setup in zip(names, setups):
-                self.switches[name] = Switch(bundle, name, tmp / name, self.frr, setup)
-            for n, server in enumerate(sorted(fabric.servers.values(), key=lambda s: s.id)):
-                ns = f"rddr{tag}h{n}"
-                self.namespaces.append(ns)
-                netdevs = [nic.netdev for nic in server.nics if nic.rail is not None]
-                self.hosts[server.hostname] = Host(bundle, server.hostname, netdevs, tmp / server.hostname, ns)
+            servers = sorted(fabric.servers.values(), key=lambda s: s.id)
+            hosts = [f"rddr{tag}h{n}" for n in range(len(servers))]
+            self.namespaces += hosts
+            with ThreadPoolExecutor(WORKERS) as pool:          # each device is its own processes and files
+                switches = [pool.submit(Switch, bundle, name, tmp / name, self.frr, setup)
+                            for name, setup in zip(names, setups)]
+                servers = [pool.submit(Host, bundle, server.hostname,
+                                       [nic.netdev for nic in server.nics if nic.rail is not None],
+                                       tmp / server.hostname, ns) for server, ns in zip(servers, hosts)]
+                for job in switches:
+                    switch = job.result()
+                    self.switches[switch.host] = switch
+                for job in servers:
+                    host = job.result()
+                    self.hosts[host.host] = host
         except BaseException:
             self.close()
             raise
 
     def dump_all(self, folder: Path) -> Path:
         folder.mkdir(parents=True)
-        for name, switch in self.switches.items():
-            done = switch.dump(folder / name)
-            assert done.returncode == 0, done.stderr
-        for name, host in self.hosts.items():
-            done = host.dump(folder / name)
-            assert done.returncode == 0, done.stderr
+        devices = {**self.switches, **self.hosts}
+        with ThreadPoolExecutor(WORKERS) as pool:
+            for done in pool.map(lambda name: devices[name].dump(folder / name), devices):
+                assert done.returncode == 0, done.stderr
         return folder
 
     def close(self) -> None:
