@@ -12,20 +12,21 @@ from ..export.deploy import script_commands
 
 _APPLY = [script_commands()["diff"], script_commands()["apply"]]
 _FRR_RELOAD = "sudo docker exec bgp /usr/lib/frr/frr-reload.py --reload /etc/frr/frr.conf"
-_POLICY = ["sudo /usr/local/sbin/rail-policy-routing.sh (the bundle's hosts/{host}/policy-routing.sh), "
-           "or `sudo netplan apply` where the host uses netplan.yaml"]
+_POLICY = ["sudo /usr/local/sbin/rail-policy-routing.sh   # the bundle's hosts/{host}/policy-routing.sh; "
+           "a host on netplan.yaml: sudo netplan apply"]
 _SWITCH_DUMP = "sudo python3 /var/tmp/rail-designer/rail-switch-apply.py dump /var/tmp/rail-dump/{host}"
-_HOST_DUMP = "sudo /usr/local/sbin/rail-dump.sh /var/tmp/rail-dump/{host} (the bundle's hosts/{host}/rail-dump.sh)"
+_HOST_DUMP = "sudo ./rail-dump.sh /var/tmp/rail-dump/{host}   # the bundle's hosts/{host}/rail-dump.sh, copied to the host"
 
 
 @dataclass(frozen=True)
 class Code:
     title: str
-    converge: tuple[str, ...]
+    converge: tuple[str, ...]                                  # shell commands; '# ...' says what they need
+    by_kind: dict[str, tuple[str, ...]] | None = None          # other commands for a switch or a host
 
 
 CODES: dict[str, Code] = {
-    "DR000": Code("no dump of this device: not checked", (_SWITCH_DUMP + "  (a switch)", _HOST_DUMP + "  (a host)")),
+    "DR000": Code("no dump of this device: not checked", (), {"switch": (_SWITCH_DUMP,), "host": (_HOST_DUMP,)}),
     "DR001": Code("a CONFIG_DB key of the bundle is missing", tuple(_APPLY)),
     "DR002": Code("an extra CONFIG_DB key in a table the bundle owns",
                   ("sudo sonic-db-cli CONFIG_DB DEL '{key}'", "sudo config save -y")),
@@ -48,10 +49,10 @@ CODES: dict[str, Code] = {
                   ("sudo systemctl status rail-ppd-agent.service", "sudo systemctl restart rail-ppd-agent.service")),
     "DR040": Code("a sysctl differs from the bundle's sysctl.conf", ("sudo sysctl -p /etc/sysctl.d/60-rail.conf",)),
     "DR045": Code("a RoCE QoS value differs from what roce-qos.sh sets",
-                  ("sudo /usr/local/sbin/rail-roce-qos.sh (the bundle's hosts/{host}/roce-qos.sh)",)),
+                  ("sudo /usr/local/sbin/rail-roce-qos.sh   # the bundle's hosts/{host}/roce-qos.sh",)),
     "DR050": Code("part of the dump could not be read: that part is not checked",
-                  ("run the dump again where the missing tool is installed",)),
-    "DR090": Code("a dump of a device the bundle does not have", ("compare it with the bundle of its design",)),
+                  ("# dump again where the tool MANIFEST.json names is installed",)),
+    "DR090": Code("a dump of a device the bundle does not have", ("# compare it with the bundle of its own design",)),
 }
 
 
@@ -68,8 +69,11 @@ class DriftFinding:
     def title(self) -> str:
         return CODES[self.code].title
 
-    def converge(self) -> list[str]:
-        return [c.replace("{host}", self.device).replace("{key}", self.key) for c in CODES[self.code].converge]
+    def converge(self, kind: str | None = None) -> list[str]:
+        """What to run on the device (a ``kind`` of device, when the code says it per kind)."""
+        code = CODES[self.code]
+        commands = code.by_kind.get(kind, ()) if code.by_kind and kind else code.converge
+        return [c.replace("{host}", self.device).replace("{key}", self.key) for c in commands]
 
 
 @dataclass
@@ -95,7 +99,7 @@ class DeviceDrift:
         """The commands that converge this device, each once, in finding order."""
         out: list[str] = []
         for finding in self.findings:
-            for command in finding.converge():
+            for command in finding.converge(self.kind):
                 if command not in out:
                     out.append(command)
         return out

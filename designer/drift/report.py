@@ -51,4 +51,6 @@ def codes_text() -> str:
     for code, c in CODES.items():
         lines.append(f"  {code}  {c.title}")
         lines += [f"         converge: {command}" for command in c.converge]
+        for kind, commands in (c.by_kind or {}).items():
+            lines += [f"         converge ({kind}): {command}" for command in commands]
     return "\n".join(lines)

@@ -190,3 +190,16 @@ def test_a_dump_of_an_unknown_device_and_a_part_not_read(bundle, tmp_path):
     assert leaf.status == "partly checked"
     assert [(d.device, d.status, d.findings[0].code) for d in report.devices[-1:]] == [("leaf-99", "drift", "DR090")]
     assert not report.clean
+
+
+def test_docs_drift_md_lists_every_code_as_the_code_table_says_it(capsys):
+    from designer.drift.findings import CODES
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "drift.md").read_text()
+    rows = [line for line in docs.splitlines() if line.startswith("| DR")]
+    assert [row.split(" | ")[0][2:] for row in rows] == list(CODES)
+    for row, (code, c) in zip(rows, CODES.items()):
+        assert f"| {code} | {c.title} |" in row and all(command in row for command in c.converge)
+    with pytest.raises(SystemExit):
+        main(["drift", "--help"])
+    shown = capsys.readouterr().out
+    assert all(code in shown for code in CODES)
