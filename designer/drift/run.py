@@ -3,11 +3,12 @@ of a device it does not have), devices in the bundle's order (switches, then hos
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from ..model.ids import natural_key
 from .configdb import OWNERSHIP, DEFAULT, compare_config_db
-from .dumps import Dump, DriftInputError, bundle_devices, bundle_text, read_dumps, read_json
+from .dumps import Dump, DriftInputError, bundle_devices, bundle_text, read_dumps
 from .findings import DeviceDrift, DriftFinding, DriftReport
 from .frr import compare_frr
 from .host import compare_host
@@ -29,15 +30,25 @@ def unread(device: str, dump: Dump, expected: tuple[str, ...]) -> list[DriftFind
 
 
 def _json_file(path: Path):
+    """A bundle's JSON file (the exporter's own output: json's parser, without parse_json's walk), or None."""
     text = bundle_text(path)
-    return None if text is None else read_json(path, text)
+    if text is None:
+        return None
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise DriftInputError(f"{path}: not valid JSON ({exc}); export the bundle again") from None
 
 
-def compare_switch(device: str, folder: Path, dump: Dump) -> list[DriftFinding]:
-    out = unread(device, dump, SWITCH_FILES)
+def bundle_config_db(folder: Path) -> dict:
     ours = _json_file(folder / "config_db.json")
-    if not isinstance(ours, dict):
+    if not isinstance(ours, dict) or not all(isinstance(t, dict) for t in ours.values()):
         raise DriftInputError(f"{folder / 'config_db.json'}: not a CONFIG_DB object; export the bundle again")
+    return ours
+
+
+def compare_switch(device: str, folder: Path, dump: Dump, ours: dict) -> list[DriftFinding]:
+    out = unread(device, dump, SWITCH_FILES)
     if dump.has("config_db.json"):
         running = dump.json("config_db.json")
         if not isinstance(running, dict):
@@ -59,10 +70,13 @@ def compare_switch(device: str, folder: Path, dump: Dump) -> list[DriftFinding]:
 def compare(bundle: Path, dumps: Path) -> DriftReport:
     devices = bundle_devices(bundle)
     found = read_dumps(dumps)
-    report = DriftReport(str(bundle), str(dumps), [], {t: OWNERSHIP.get(t, DEFAULT) for t in _owned(devices)})
-    for kind, members, compare_one in (("switch", devices.switches, compare_switch),
-                                       ("host", devices.hosts, compare_host)):
+    owned = {t for t, mode in OWNERSHIP.items() if mode == "empty"}
+    report = DriftReport(str(bundle), str(dumps), [], {})
+    for kind, members in (("switch", devices.switches), ("host", devices.hosts)):
         for device in sorted(members, key=natural_key):
+            folder = members[device]
+            ours = bundle_config_db(folder) if kind == "switch" else {}
+            owned.update(ours)
             dump = found.pop(device, None)
             if dump is None:
                 report.devices.append(DeviceDrift(device, kind, None, [DriftFinding(
@@ -70,18 +84,10 @@ def compare(bundle: Path, dumps: Path) -> DriftReport:
                 continue
             if dump.kind != kind:
                 raise DriftInputError(f"{dump.folder} is a {dump.kind} dump of {device}, which is a {kind} in the bundle")
-            report.devices.append(DeviceDrift(device, kind, str(dump.folder), compare_one(device, members[device], dump)))
+            findings = compare_switch(device, folder, dump, ours) if kind == "switch" else compare_host(device, folder, dump)
+            report.devices.append(DeviceDrift(device, kind, str(dump.folder), findings))
     for device, dump in sorted(found.items()):
         report.devices.append(DeviceDrift(device, dump.kind, str(dump.folder), [DriftFinding(
             "DR090", device, device, f"{dump.folder} is a dump of {device}, which the bundle does not have")]))
+    report.owned_tables = {t: OWNERSHIP.get(t, DEFAULT) for t in sorted(owned)}
     return report
-
-
-def _owned(devices) -> list[str]:
-    """The CONFIG_DB tables the bundle's switches write, plus those it wants empty."""
-    tables = {t for t, mode in OWNERSHIP.items() if mode == "empty"}
-    for folder in devices.switches.values():
-        data = _json_file(folder / "config_db.json")
-        if isinstance(data, dict):
-            tables.update(data)
-    return sorted(tables)
