@@ -203,3 +203,21 @@ def test_docs_drift_md_lists_every_code_as_the_code_table_says_it(capsys):
         main(["drift", "--help"])
     shown = capsys.readouterr().out
     assert all(code in shown for code in CODES)
+
+
+def test_the_saved_frr_conf_and_the_installed_pins_are_the_bundle_s(bundle, tmp_path):
+    pins = json.loads((bundle / "switches" / LEAF / "ppd-pins.json").read_text())
+    stale = dict(pins, destinations=pins["destinations"][:1])
+    state = {"rules": {}, "pins": stale, "pins_file": "/etc/sonic/rail-ppd-pins.json", "unit_installed": False}
+    found = only_leaf(bundle, tmp_path, merged(bundle), **{"frr.conf": "! an older frr.conf\n", "ppd-agent.json": state})
+    assert found == [("DR014", "/etc/sonic/frr/frr.conf"), ("DR030", "/etc/sonic/rail-ppd-pins.json"),
+                     ("DR030", "rail-ppd-agent.service")] + [
+                        ("DR032", f"ACL_RULE|PPD|{p['rule']}") for p in sorted(pins["pins"], key=lambda p: p["rule"])]
+
+
+def test_the_bundle_s_readme_documents_the_dump_format(bundle):
+    readme = (bundle / "README.txt").read_text()
+    for text in ("rail-switch-apply.py dump DIR", "rail-dump.sh DIR", "MANIFEST.json", "unreadable",
+                 "ppd-agent.json", "ip-route.json", "roce-qos.txt", "rail-designer drift BUNDLE DUMPS",
+                 "BGP_NEIGHBOR must be empty"):
+        assert text in readme, text

@@ -172,3 +172,20 @@ def test_a_switch_dump_without_vtysh_says_so_and_frr_is_not_checked(running, tmp
     report = designer.check_drift(running.bundle, dumps)
     assert codes(report) == [("DR050", SPINE, "frr-running.conf")]
     assert {d.device: d.status for d in report.devices}[SPINE] == "partly checked"
+
+
+def test_an_extra_host_rule_a_changed_mtu_and_a_roce_value_changed_by_hand(running, tmp_path):
+    host = running.hosts[HOST]
+    cnp = host.root / "sys/class/net/ens3np0/ecn/roce_np/cnp_dscp"
+    host.ip("rule", "add", "from", "10.2.0.2", "table", "200", "priority", "900")
+    host.ip("link", "set", "dev", "ens4np0", "mtu", "1500")
+    cnp.write_text("46\n")
+    try:
+        report = designer.check_drift(running.bundle, redump(running, tmp_path, HOST))
+    finally:
+        host.ip("rule", "del", "from", "10.2.0.2", "table", "200", "priority", "900")
+        host.ip("link", "set", "dev", "ens4np0", "mtu", "9000")
+        cnp.write_text("48\n")
+    assert codes(report) == [("DR021", HOST, "priority 900 from 10.2.0.2 table 200"), ("DR024", HOST, "ens4np0 mtu"),
+                             ("DR045", HOST, str(cnp).removeprefix(str(host.root)))]
+    assert "sudo ip rule del priority 900 from 10.2.0.2 table 200" in device(report, HOST).converge()

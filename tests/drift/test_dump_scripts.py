@@ -120,6 +120,10 @@ def test_host_dump_only_reads_writes_its_manifest_and_refuses_another_folder(bun
         assert {"priority": 1000, "src": "10.0.0.2", "table": "100"} in rules
         sysctl = (out / "sysctl.txt").read_text().splitlines()
         assert "net.ipv4.conf.ens1np0.accept_local = 0" in sysctl and len(sysctl) == 6 + 4 * len(netdevs)
+        _in(ns, "ip", "rule", "del", "priority", "1000")
+        assert _in(ns, "bash", str(folder / "rail-dump.sh"), str(out) + "/", env=env).returncode == 0
+        assert {"priority": 1000, "src": "10.0.0.2", "table": "100"} not in json.loads((out / "ip-rule.json").read_text())
+        assert [p.name for p in tmp_path.iterdir()] == ["dump"]                       # replaced whole, no scratch
         other = tmp_path / "home"
         other.mkdir()
         (other / "notes.txt").write_text("x")

@@ -6,7 +6,7 @@
 # RAIL_DUMP_ROOT (tests only): read /sys below this folder instead.
 set -uo pipefail
 
-[ $# -eq 1 ] || { echo "usage: $0 OUTDIR" >&2; exit 2; }
+[ $# -eq 1 ] && [ -n "${1%/}" ] || { echo "usage: $0 OUTDIR" >&2; exit 2; }
 out="${1%/}"
 if [ -e "$out" ] && { [ ! -d "$out" ] || { [ -n "$(ls -A "$out")" ] && [ ! -f "$out/MANIFEST.json" ]; }; }; then
     echo "rail-dump.sh: $out exists and is not an earlier dump (no MANIFEST.json); name a new or empty folder" >&2
