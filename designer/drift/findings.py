@@ -51,7 +51,7 @@ CODES: dict[str, Code] = {
     "DR045": Code("a RoCE QoS value differs from what roce-qos.sh sets",
                   ("sudo /usr/local/sbin/rail-roce-qos.sh   # the bundle's hosts/{host}/roce-qos.sh",)),
     "DR050": Code("part of the dump could not be read: that part is not checked",
-                  ("# dump again where the tool MANIFEST.json names is installed",)),
+                  ("# dump again with this bundle's script, where the tool MANIFEST.json names is installed",)),
     "DR090": Code("a dump of a device the bundle does not have", ("# compare it with the bundle of its own design",)),
 }
 

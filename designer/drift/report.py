@@ -14,18 +14,27 @@ def _cut(text: str | None, width: int = 60) -> str:
 
 
 def drift_table(report: DriftReport) -> list[str]:
+    """One block per checked device (its findings, then what converges it); the devices without a dump in
+    one line per kind, with the command that dumps them; then the counts."""
     lines = []
+    unchecked: dict[str, list] = {}
     for device in report.devices:
+        if device.status == "not checked":
+            unchecked.setdefault(device.kind, []).append(device)
+            continue
         lines.append(f"{device.device} ({device.kind}): {device.status}"
-                     + (f", {len(device.findings)} finding(s)" if device.status not in ("clean", "not checked") else ""))
+                     + (f", {len(device.findings)} finding(s)" if device.findings else ""))
         for f in device.findings:
-            if f.code == "DR000":
-                continue
             lines.append(f"  {f.code} {f.message}")
             if f.expected is not None or f.actual is not None:
                 lines.append(f"        bundle: {_cut(f.expected)}   device: {_cut(f.actual)}")
-        if device.status not in ("clean",):
+        if device.findings:
             lines += ["  to converge:"] + [f"    {command}" for command in device.converge()]
+    for kind, devices in unchecked.items():
+        names = ", ".join(d.device for d in devices[:8]) + (f" and {len(devices) - 8} more" if len(devices) > 8 else "")
+        command = devices[0].findings[0].converge(kind)[0].replace(devices[0].device, "<host>")
+        plural = {"switch": "switches", "host": "hosts"}.get(kind, kind)
+        lines += [f"not checked, no dump: {len(devices)} {plural}: {names}", f"  dump each: {command}"]
     counts = report.counts()
     lines.append(", ".join(f"{n} {status}" for status, n in sorted(counts.items())) + f" of {len(report.devices)} "
                  f"device(s); {'no drift' if report.clean else str(len(report.findings)) + ' finding(s)'}")
