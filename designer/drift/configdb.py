@@ -72,8 +72,6 @@ def compare_config_db(device: str, ours: dict, running: dict) -> list[DriftFindi
     for table in tables:
         want_table = ours.get(table, {})
         have_table = running.get(table) or {}
-        if not isinstance(have_table, dict):
-            have_table = {}
         for key in sorted(want_table):
             name = f"{table}|{key}"
             if key not in have_table:

@@ -136,7 +136,8 @@ def compare_addresses(device: str, nics: list[RailNic], links: list) -> list[Dri
         if link is None:
             out.append(DriftFinding("DR024", device, n.netdev, f"{n.netdev} is not on the host", n.cidr, None))
             continue
-        have = sorted(f"{a.get('local')}/{a.get('prefixlen')}" for a in link.get("addr_info", [])
+        info = link.get("addr_info")
+        have = sorted(f"{a.get('local')}/{a.get('prefixlen')}" for a in (info if isinstance(info, list) else [])
                       if isinstance(a, dict) and a.get("family") == "inet")
         if n.cidr not in have:
             out.append(DriftFinding("DR024", device, n.netdev, f"{n.netdev} lacks {n.cidr} (has "

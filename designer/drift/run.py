@@ -47,13 +47,27 @@ def bundle_config_db(folder: Path) -> dict:
     return ours
 
 
+def running_config_db(dump: Dump) -> dict:
+    """The dump's CONFIG_DB, refused unless it is table -> key -> fields, as sonic-cfggen prints it."""
+    running = dump.json("config_db.json")
+    bad = None if isinstance(running, dict) else "the file"
+    for table, entries in running.items() if bad is None else ():
+        if not isinstance(entries, dict):
+            bad = f"table {table}"
+        else:
+            bad = next((f"{table}|{key}" for key, fields in entries.items() if not isinstance(fields, dict)), None)
+        if bad:
+            break
+    if bad:
+        raise DriftInputError(f"{dump.folder / 'config_db.json'}: {bad} is not a JSON object; a CONFIG_DB dump is "
+                              "table -> key -> fields (dump again with rail-switch-apply.py dump)")
+    return running
+
+
 def compare_switch(device: str, folder: Path, dump: Dump, ours: dict) -> list[DriftFinding]:
     out = unread(device, dump, SWITCH_FILES)
     if dump.has("config_db.json"):
-        running = dump.json("config_db.json")
-        if not isinstance(running, dict):
-            raise DriftInputError(f"{dump.folder / 'config_db.json'}: not a CONFIG_DB object (table -> key -> fields)")
-        out += compare_config_db(device, ours, running)
+        out += compare_config_db(device, ours, running_config_db(dump))
     frr = bundle_text(folder / "frr.conf")
     if frr is not None and dump.has("frr-running.conf"):
         out += compare_frr(device, frr, dump.text("frr-running.conf"))

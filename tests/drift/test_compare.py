@@ -9,6 +9,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import designer
 from designer.cli import main
@@ -221,3 +223,25 @@ def test_the_bundle_s_readme_documents_the_dump_format(bundle):
                  "ppd-agent.json", "ip-route.json", "roce-qos.txt", "rail-designer drift BUNDLE DUMPS",
                  "BGP_NEIGHBOR must be empty"):
         assert text in readme, text
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+                    max_leaves=12)
+DUMP_JSON = ["config_db.json", "ppd-agent.json", "ip-rule.json", "ip-route.json", "ip-address.json"]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(name=st.sampled_from(DUMP_JSON), value=JSON, text=st.text(max_size=200))
+def test_any_json_or_text_in_a_dump_is_a_report_or_one_readable_refusal(bundle, tmp_path_factory, name, value, text):
+    from designer.drift.dumps import DriftInputError
+    dumps = tmp_path_factory.mktemp("fuzz")
+    kind, device = ("switch", LEAF) if name in ("config_db.json", "ppd-agent.json") else ("host", "su1-srv01")
+    write_dump(dumps / "d", device, kind, files={name: value, "frr-running.conf": text, "sysctl.txt": text,
+                                                 "roce-qos.txt": text})
+    try:
+        report = designer.check_drift(bundle, dumps)
+    except DriftInputError as exc:
+        assert str(exc) and "\n" not in str(exc)
+    else:
+        assert not report.clean
