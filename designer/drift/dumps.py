@@ -7,10 +7,12 @@ read). Everything is read bounded; a folder or file that cannot be used is one `
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import DesignerError
+from ..model.limits import excerpt
 from ..storage.jsonio import JsonInputError, parse_json
 from ..storage.yamlio import read_text
 
@@ -19,6 +21,7 @@ MANIFEST = "MANIFEST.json"
 BUNDLE_MANIFEST = "MANIFEST.sha256"
 MAX_DUMP_FILE = 64 << 20               # the running CONFIG_DB of a 512-port switch is a few MB
 MAX_DUMPS = 65_536                     # dump folders in one DUMPS folder
+_HOST_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,252}\Z")
 
 
 class DriftInputError(DesignerError):
@@ -71,6 +74,9 @@ def read_dump(folder: Path) -> Dump:
     if problems or data["kind"] not in ("switch", "host"):
         raise DriftInputError(f"{path}: {', '.join(problems) or 'kind'} missing or of the wrong type "
                               "(kind is 'switch' or 'host'); dump again with this bundle's scripts")
+    if not _HOST_NAME.match(data["device"]):
+        raise DriftInputError(f"{path}: device {excerpt(data['device'])} is not a host name; dump again with this "
+                              "bundle's scripts")
     return Dump(folder, data["kind"], data["device"], data["time"],
                 {str(k): str(v) for k, v in data["files"].items()},
                 {str(k): str(v) for k, v in data["unreadable"].items()})

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from ..model.ids import natural_key
+from ..model.limits import excerpt
 from .configdb import OWNERSHIP, DEFAULT, compare_config_db
 from .dumps import Dump, DriftInputError, bundle_devices, bundle_text, read_dumps
 from .findings import DeviceDrift, DriftFinding, DriftReport
@@ -21,7 +22,7 @@ HOST_FILES = ("ip-rule.json", "ip-route.json", "ip-address.json", "sysctl.txt", 
 
 def unread(device: str, dump: Dump, expected: tuple[str, ...]) -> list[DriftFinding]:
     """DR050 for each part the dump says it could not read, and each file it should hold and does not."""
-    out = [DriftFinding("DR050", device, part, f"{part} was not read on the device: {why}", None, None)
+    out = [DriftFinding("DR050", device, part, f"{part} was not read on the device: {' '.join(why.split())}", None, None)
            for part, why in sorted(dump.unreadable.items())]
     for name in expected:
         if not dump.has(name) and name not in dump.unreadable:
@@ -53,9 +54,10 @@ def running_config_db(dump: Dump) -> dict:
     bad = None if isinstance(running, dict) else "the file"
     for table, entries in running.items() if bad is None else ():
         if not isinstance(entries, dict):
-            bad = f"table {table}"
+            bad = f"table {excerpt(table)}"
         else:
-            bad = next((f"{table}|{key}" for key, fields in entries.items() if not isinstance(fields, dict)), None)
+            bad = next((excerpt(f"{table}|{key}") for key, fields in entries.items() if not isinstance(fields, dict)),
+                       None)
         if bad:
             break
     if bad:
@@ -102,6 +104,16 @@ def compare(bundle: Path, dumps: Path) -> DriftReport:
             report.devices.append(DeviceDrift(device, kind, str(dump.folder), findings))
     for device, dump in sorted(found.items()):
         report.devices.append(DeviceDrift(device, dump.kind, str(dump.folder), [DriftFinding(
-            "DR090", device, device, f"{dump.folder} is a dump of {device}, which the bundle does not have")]))
+            "DR090", device, device, f"{dump.folder} is a dump of {device}, " + _not_in(devices, dump))]))
     report.owned_tables = {t: OWNERSHIP.get(t, DEFAULT) for t in sorted(owned)}
     return report
+
+
+def _not_in(devices, dump: Dump) -> str:
+    """Why a dump matches no device of the bundle, in words."""
+    if dump.kind == "host" and not devices.hosts:
+        return "a host, and the bundle has no hosts part"
+    if dump.kind == "switch" and not devices.switches:
+        return "a switch, and the bundle has no switches part"
+    why = " (a switch's dump is named by its CONFIG_DB hostname)" if dump.kind == "switch" else ""
+    return f"which the bundle does not have{why}"

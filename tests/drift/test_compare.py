@@ -163,6 +163,10 @@ def test_unusable_input_is_one_message_and_exit_2(bundle, tmp_path, capsys):
     (bad / "x" / "MANIFEST.json").write_text('{"format": 1,\n "kind": ')
     code, err = _cli(capsys, bundle, bad)
     assert code == 2 and "MANIFEST.json, line 2: not valid JSON" in err
+    (bad / "x" / "MANIFEST.json").write_text(json.dumps({"format": 1, "kind": "host", "device": "a\nb", "time": "t",
+                                                         "files": {}, "unreadable": {}}))
+    code, err = _cli(capsys, bundle, bad)
+    assert code == 2 and "device 'a\\nb' is not a host name" in err
     (bad / "x" / "MANIFEST.json").write_text('{"format": 2}')
     code, err = _cli(capsys, bundle, bad)
     assert code == 2 and "not a dump manifest of format 1" in err
@@ -191,6 +195,7 @@ def test_a_dump_of_an_unknown_device_and_a_part_not_read(bundle, tmp_path):
     assert [(f.code, f.key) for f in leaf.findings] == [("DR050", "frr-running.conf"), ("DR050", "ppd-agent.json")]
     assert leaf.status == "partly checked"
     assert [(d.device, d.status, d.findings[0].code) for d in report.devices[-1:]] == [("leaf-99", "drift", "DR090")]
+    assert "named by its CONFIG_DB hostname" in report.devices[-1].findings[0].message
     assert not report.clean
 
 
