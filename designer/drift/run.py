@@ -73,9 +73,14 @@ def compare_switch(device: str, folder: Path, dump: Dump, ours: dict) -> list[Dr
     frr = bundle_text(folder / "frr.conf")
     if frr is not None and dump.has("frr-running.conf"):
         out += compare_frr(device, frr, dump.text("frr-running.conf"))
-    if frr is not None and dump.has("frr.conf") and dump.text("frr.conf") != frr:
-        out.append(DriftFinding("DR014", device, "/etc/sonic/frr/frr.conf", "the saved frr.conf is not the bundle's",
-                                "the bundle's frr.conf", "another file"))
+    if frr is not None and dump.has("frr.conf"):
+        # by the same facts, not text: SONiC's bgp container may add its fpm lines, `write memory` reformats
+        saved = compare_frr(device, frr, dump.text("frr.conf"))
+        if saved:
+            keys = ", ".join(f.key for f in saved[:3]) + (" ..." if len(saved) > 3 else "")
+            out.append(DriftFinding("DR014", device, "/etc/sonic/frr/frr.conf", f"the saved frr.conf differs from "
+                                    f"the bundle's in {len(saved)} BGP fact(s): {keys}", "the bundle's frr.conf",
+                                    "another file"))
     pins = _json_file(folder / "ppd-pins.json")
     if dump.has("ppd-agent.json") and (pins is not None or ours.get("ACL_TABLE")):
         state = dump.json("ppd-agent.json")
