@@ -37,22 +37,21 @@ def _rule_problem(fields: dict, pin: dict, uplinks: dict) -> str | None:
     return None
 
 
-def compare_ppd(device: str, bundle_pins: dict | None, state: dict) -> list[DriftFinding]:
+def compare_ppd(device: str, bundle_pins: dict, state: dict) -> list[DriftFinding]:
     out: list[DriftFinding] = []
     installed = state.get("pins")
     rules = state.get("rules") if isinstance(state.get("rules"), dict) else {}
-    if bundle_pins is not None:
-        if installed != bundle_pins:
-            shown = "missing" if installed is None else "not the bundle's"
-            out.append(DriftFinding("DR030", device, str(state.get("pins_file", "pins file")),
-                                    f"the agent's pins file is {shown}", "the bundle's ppd-pins.json",
-                                    None if installed is None else json.dumps(installed, sort_keys=True)[:200]))
-        if not state.get("unit_installed"):
-            out.append(DriftFinding("DR030", device, "rail-ppd-agent.service",
-                                    "the agent's unit is not installed", "installed", None))
-    table = (bundle_pins or {}).get("acl_table")
-    pins = {p["rule"]: p for p in (bundle_pins or {}).get("pins", [])}
-    uplinks = (bundle_pins or {}).get("uplinks", {})
+    if installed != bundle_pins:
+        shown = "missing" if installed is None else "not the bundle's"
+        out.append(DriftFinding("DR030", device, str(state.get("pins_file", "pins file")),
+                                f"the agent's pins file is {shown}", "the bundle's ppd-pins.json",
+                                None if installed is None else json.dumps(installed, sort_keys=True)[:200]))
+    if not state.get("unit_installed"):
+        out.append(DriftFinding("DR030", device, "rail-ppd-agent.service",
+                                "the agent's unit is not installed", "installed", None))
+    table = bundle_pins.get("acl_table")
+    pins = {p["rule"]: p for p in bundle_pins.get("pins", [])}
+    uplinks = bundle_pins.get("uplinks", {})
     covered = set()
     for key in sorted(rules):
         acl, _, name = key.partition("|")

@@ -82,7 +82,7 @@ def compare_switch(device: str, folder: Path, dump: Dump, ours: dict) -> list[Dr
                                     f"the bundle's in {len(saved)} BGP fact(s): {keys}", "the bundle's frr.conf",
                                     "another file"))
     pins = _json_file(folder / "ppd-pins.json")
-    if dump.has("ppd-agent.json") and (pins is not None or ours.get("ACL_TABLE")):
+    if dump.has("ppd-agent.json") and pins is not None:           # a leaf with pins in the bundle's ppd part
         state = dump.json("ppd-agent.json")
         out += compare_ppd(device, pins, state if isinstance(state, dict) else {})
     return out
