@@ -133,3 +133,27 @@ def test_host_dump_only_reads_writes_its_manifest_and_refuses_another_folder(bun
         assert _in(ns, "bash", str(folder / "rail-dump.sh")).returncode == 2
     finally:
         subprocess.run(["ip", "netns", "delete", ns], check=False)
+
+
+@pytest.mark.parametrize("shape", ["rail-optimized-64x4", "twin-plane-p2p31"])
+def test_a_host_of_another_shape_running_its_files_dumps_clean(tmp_path, shape):
+    """/31 gateways, and twin-plane NIC ports with a table per plane: the host side reads them all."""
+    _netns_ready()
+    import designer
+    from tests.drift.fabric import Host
+    from tests.export.shapes import design
+    fab = design(shape, **({"sus": 1, "servers_per_su": 4} if shape == "rail-optimized-64x4" else {}))
+    out = tmp_path / "bundle"
+    export(fab, out, only=["hosts"])
+    server = sorted(fab.servers.values(), key=lambda s: s.id)[0]
+    netdevs = [n.netdev for n in server.nics if n.rail is not None and n.id in fab.addresses]
+    host = None
+    try:
+        host = Host(out, server.hostname, netdevs, tmp_path / "host", f"rdshape{os.getpid()}")
+        assert host.dump(tmp_path / "dumps" / server.hostname).returncode == 0
+        report = designer.check_drift(out, tmp_path / "dumps")
+    finally:
+        subprocess.run(["ip", "netns", "delete", f"rdshape{os.getpid()}"], check=False, capture_output=True)
+    checked = next(d for d in report.devices if d.device == server.hostname)
+    assert checked.status == "clean", [f.message for f in checked.findings]
+    assert {d.status for d in report.devices if d.device != server.hostname} <= {"not checked"}
