@@ -19,8 +19,8 @@ import importlib
 
 from .api.bundle import bundle_parts, export_bundle, lint, render_device
 from .api.design import assign, build, catalog, check, import_aid, load, presets, save, size, spec
-from .api.drift import check_drift
 from .api.emulate import emulate, sweep_emulations
+from .api.drift import check_drift
 from .api.machines import apply_nics, import_topo, verify
 from .api.questions import analyze, nccl_check, trace
 from .errors import DesignerError, UnknownDevice
