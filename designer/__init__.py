@@ -20,6 +20,7 @@ import importlib
 from .api.bundle import bundle_parts, export_bundle, lint, render_device
 from .api.design import assign, build, catalog, check, grow, import_aid, load, presets, save, size, spec
 from .api.emulate import emulate, sweep_emulations
+from .api.drift import check_drift
 from .api.machines import apply_nics, import_topo, verify
 from .api.questions import analyze, nccl_check, trace
 from .errors import DesignerError, UnknownDevice
@@ -45,6 +46,7 @@ __all__ = [
     "trace", "analyze", "nccl_check",
     # real machines
     "import_topo", "apply_nics", "verify", "emulate", "sweep_emulations",
+    "check_drift",
     # types
     "Fabric", "BuildSpec", "Finding", "Severity",
     # errors

@@ -21,6 +21,7 @@ from typing import Callable
 
 from ..model.fabric import Fabric
 from ..storage.scratch import remove_leftovers, scratch_dir
+from .dump_format import DUMP_SECTION
 from .errors import ExportError
 from .parts import Part
 from .registry import parts
@@ -215,6 +216,8 @@ def readme_text(fabric: Fabric, chosen: list[Part]) -> str:
     if left_out:
         lines += ["", "Optional parts not in this bundle (add them with `rail-designer export --with NAME`):"]
         lines += [f"  {p.name:12} {p.description}" for p in left_out]
+    if {"switches", "hosts"} & {p.name for p in chosen}:
+        lines += ["", DUMP_SECTION.rstrip("\n")]
     lines += ["", f"{MANIFEST} lists the SHA-256 of every file: check with `sha256sum -c {MANIFEST}`.", ""]
     return "\n".join(lines)
 

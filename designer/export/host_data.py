@@ -54,6 +54,23 @@ NETPLAN_FILE = "50-rail.yaml"
 
 _RDMA = re.compile(r"^[A-Za-z0-9_.-]{1,64}\Z")
 
+# sysctl.conf's host-wide settings (the per-NIC ones are `_sysctl_keys`), key -> value; the host dump
+# script reads back the same keys.
+GLOBAL_SYSCTLS = {f"net.ipv4.conf.{scope}.{setting}": value for scope in ("all", "default")
+                  for setting, value in (("arp_ignore", "1"), ("arp_announce", "2"), ("rp_filter", "2"))}
+NIC_SYSCTLS = {"arp_ignore": "1", "arp_announce": "2", "rp_filter": "2", "accept_local": "1"}
+
+
+def roce_sysfs() -> list[dict]:
+    """The sysfs values roce-qos.sh writes per NIC (``$dev`` the netdev, ``$rdma`` its RDMA device), in order;
+    the host dump script reads back the same files."""
+    prio = ROCE_PRIORITY
+    return [{"path": "/sys/class/infiniband/$rdma/tc/1/traffic_class", "value": str(ROCE_TOS)},
+            {"path": f"/sys/class/net/$dev/ecn/roce_np/enable/{prio}", "value": "1"},
+            {"path": f"/sys/class/net/$dev/ecn/roce_rp/enable/{prio}", "value": "1"},
+            {"path": "/sys/class/net/$dev/ecn/roce_np/cnp_dscp", "value": str(CNP_DSCP)},
+            {"path": "/sys/class/net/$dev/ecn/roce_np/cnp_802p_prio", "value": str(CNP_PRIORITY)}]
+
 
 def sysctl_key(netdev: str, setting: str) -> str:
     """A sysctl.conf key; names holding '.' (VLANs) need the '/' separator form."""
@@ -154,7 +171,8 @@ def host_data(fabric: Fabric, server_id: str) -> dict:
         "mgmt_interface": mgmt, "nics": nics, "planes": fabric.settings.fabric_planes,
         "roce": {"dscp": ROCE_DSCP, "priority": ROCE_PRIORITY, "tos": ROCE_TOS,
                  "cnp_dscp": CNP_DSCP, "cnp_priority": CNP_PRIORITY,
-                 "pfc": ",".join("1" if p == ROCE_PRIORITY else "0" for p in range(8))},
+                 "pfc": ",".join("1" if p == ROCE_PRIORITY else "0" for p in range(8)), "sysfs": roce_sysfs()},
+        "sysctl": {"global": GLOBAL_SYSCTLS, "nic": NIC_SYSCTLS},
         "nccl": {
             "NCCL_IB_HCA": "=" + ",".join(n["nccl_hca"] for n in nics),
             "NCCL_IB_GID_INDEX": str(model.gid_index if server.gid_index is None else server.gid_index),

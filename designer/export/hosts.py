@@ -18,6 +18,7 @@ HOST_FILES = {
     "sysctl.conf": "sysctl/rail.conf.j2",
     "roce-qos.sh": "roce/roce-qos.sh.j2",
     "nccl.env": "nccl/nccl.env.j2",
+    "rail-dump.sh": "dump/host-dump.sh.j2",
 }
 
 
@@ -47,7 +48,8 @@ PARTS: list[Part] = [
     Part(
         name="hosts",
         description="per GPU server: netplan, policy-routing.sh, sysctl.conf, roce-qos.sh, nccl.env; "
-                    "systemd units that rerun the scripts at every boot",
+                    "systemd units that rerun the scripts at every boot; rail-dump.sh writes what the host runs "
+                    "for `rail-designer drift`",
         devices=server_ids,
         render_device=render_device,
         render_global=render_units,

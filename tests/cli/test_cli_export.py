@@ -80,4 +80,4 @@ def test_show_unknown_device_or_part(tmp_path, capsys):
     code, _, err = run(capsys, "show", str(path), "nope")
     assert code == 2 and "no device named 'nope'" in err
     code, _, err = run(capsys, "show", str(path), "su1-srv01", "--part", "frr")
-    assert code == 2 and "it has: nccl, netplan, policy-routing, roce-qos, sysctl" in err
+    assert code == 2 and "it has: nccl, netplan, policy-routing, rail-dump, roce-qos, sysctl" in err
