@@ -18,6 +18,7 @@ from __future__ import annotations
 import importlib
 
 from .api.bundle import bundle_parts, export_bundle, lint, render_device
+from .api.changes import diff
 from .api.design import assign, build, catalog, check, import_aid, load, presets, save, size, spec
 from .api.emulate import emulate, sweep_emulations
 from .api.machines import apply_nics, import_topo, verify
@@ -33,6 +34,7 @@ _LAZY = {
     "PlanningError": "designer.planning.errors",
     "ExportRefused": "designer.export.bundle",
     "ExportCancelled": "designer.export.bundle",
+    "ChangeReport": "designer.changes.report",
 }
 
 __all__ = [
@@ -44,8 +46,11 @@ __all__ = [
     "trace", "analyze", "nccl_check",
     # real machines
     "import_topo", "apply_nics", "verify", "emulate", "sweep_emulations",
+    # changes
+    "diff",
     # types
     "Fabric", "BuildSpec", "Finding", "Severity",
+    "ChangeReport",
     # errors
     "DesignerError", "PlanningError", "UnknownDevice", "ExportRefused", "ExportCancelled",
 ]

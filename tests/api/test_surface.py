@@ -29,6 +29,7 @@ PRESENTATION = {
     "nccl": {"COLLECTIVES"},                                                      # --collective choices
     "sonic.lint": {"report"},
     "emulation.report": {"summary", "table"},
+    "changes.table": {"as_json", "table"},                                        # diff
     "storage.atomic": {"write_atomic"},                                           # writes the plot
     "export.csvtext": {"csv_text"},                                               # verify --format csv
     "model.gcpause": {"freeze_after_pauses"},     # the console script's process ends with its one command

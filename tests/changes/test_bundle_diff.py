@@ -1,0 +1,100 @@
+"""The bundle diff: device folders through MANIFEST.sha256, files judged by content, a bundle that no
+longer matches its manifest refused (issue 17)."""
+
+import hashlib
+
+import pytest
+
+import designer
+from designer.changes.errors import ChangeInputError
+
+SMALL = ["switches", "hosts"]
+
+
+def _export(fabric, folder, parts=None):
+    designer.export_bundle(fabric, folder, parts=parts)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def default_bundle(tmp_path_factory):
+    return _export(designer.build(designer.spec("default")), tmp_path_factory.mktemp("b") / "default")
+
+
+@pytest.fixture(scope="module")
+def superpod_bundles(tmp_path_factory):
+    """superpod-su at 2 and 3 SUs (switches and hosts only), with 16 spines pinned and without."""
+    root = tmp_path_factory.mktemp("superpod")
+    out = {}
+    for label, more in (("pinned", {"spines": 16}), ("free", {})):
+        out[label] = tuple(_export(designer.build(designer.spec("superpod-su", sus=sus, **more)),
+                                   root / f"{label}{sus}", SMALL) for sus in (2, 3))
+    return out
+
+
+def test_a_bundle_against_itself_is_all_unchanged(default_bundle):
+    report = designer.diff(default_bundle, default_bundle)
+    assert report.kind == "bundle" and not report.changed and not report.disruptive
+    assert report.counts["unchanged"] == 8 + 8 + 2        # every switch and host folder
+
+
+def test_one_more_su_with_pinned_spines_gives_additive_spines_and_untouched_leaves(superpod_bundles):
+    old, new = superpod_bundles["pinned"]
+    report = designer.diff(old, new)
+    leaves = [report.device(f"su{s}-leaf-r{r}") for s in (1, 2) for r in range(8)]
+    assert all(d.status in ("unchanged", "additive") for d in leaves)
+    assert all(report.device(f"spine-{n:02d}").status == "additive" for n in range(1, 17))
+    assert all(report.device(f"su{s}-srv{n:02d}").status == "unchanged" for s in (1, 2) for n in range(1, 33))
+    assert report.counts["added"] == 40 and report.counts["disruptive"] == 0 and not report.disruptive
+    spine = report.device("spine-01").changes
+    files = {c.key.split(":")[0] for c in spine}
+    assert files == {"config_db.json", "frr.conf"}
+    assert any(c.key == "config_db.json: PORT > Ethernet256 > admin_status" and (c.old, c.new) == ("down", "up")
+               for c in spine)                           # a shut port brought up: a gain
+    assert any(c.key == "frr.conf" and "interface Ethernet256" in c.new for c in spine)
+
+
+def test_one_more_su_without_pinned_spines_is_disruptive_on_the_old_leaves(superpod_bundles):
+    report = designer.diff(*superpod_bundles["free"])
+    assert report.disruptive
+    leaf = report.device("su1-leaf-r0")
+    assert leaf.status == "disruptive"
+    gone = [c for c in leaf.changes if c.disruptive]
+    assert any("LOOPBACK_INTERFACE > Loopback0|10.255.0.8/32" in c.key for c in gone)
+
+
+def test_a_removed_file_is_disruptive_and_an_added_one_additive(tmp_path, default_bundle):
+    old = _export(designer.build(designer.spec("default")), tmp_path / "old", ["switches", "ppd"])
+    new = _export(designer.build(designer.spec("default")), tmp_path / "new", ["switches"])
+    report = designer.diff(old, new)
+    leaf = report.device("su1-leaf-r0")
+    assert leaf.status == "disruptive"
+    assert {(c.kind, c.key, c.new) for c in leaf.changes} == {("file", "ppd-pins.json", None),
+                                                              ("file", "ppd/su1-leaf-r0.csv", None)}
+    back = designer.diff(new, old)
+    assert back.device("su1-leaf-r0").status == "additive" and not back.disruptive
+    assert {c.key for c in back.fabric} == {"README.txt", "ppd/rail-ppd-agent.py"}
+
+
+def test_a_file_changed_after_the_export_is_refused_not_compared(tmp_path):
+    fabric = designer.build(designer.spec("default"))
+    old = _export(fabric, tmp_path / "old", SMALL)
+    fabric.set_asn("su1-leaf-r0", 4200000999)
+    new = _export(fabric, tmp_path / "new", SMALL)
+    assert designer.diff(old, new).device("su1-leaf-r0").status == "disruptive"
+    path = new / "switches" / "su1-leaf-r0" / "frr.conf"
+    path.write_text(path.read_text() + "! edited\n")
+    with pytest.raises(ChangeInputError, match="frr.conf does not match its line in .*MANIFEST.sha256"):
+        designer.diff(old, new)
+
+
+def test_a_bundle_without_a_usable_manifest_is_refused(tmp_path, default_bundle):
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(ChangeInputError, match="is not a rail-designer bundle: it has no MANIFEST.sha256"):
+        designer.diff(default_bundle, tmp_path / "empty")
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    digest = hashlib.sha256(b"x").hexdigest()
+    (bad / "MANIFEST.sha256").write_text(f"{digest}  README.txt\n{digest}  ../etc/passwd\n")
+    with pytest.raises(ChangeInputError, match=r"MANIFEST.sha256, line 2: '.*etc/passwd' is not"):
+        designer.diff(default_bundle, bad)

@@ -1,0 +1,62 @@
+"""How one changed bundle file is judged: JSON as data, text line by line, bytes as bytes."""
+
+import json
+
+from designer.changes.content import file_changes, json_changes, line_changes
+
+
+def _one(changes):
+    assert len(changes) == 1
+    c = changes[0]
+    return c.kind, c.old, c.new, c.disruptive
+
+
+def test_lines_only_added_anywhere_are_additive():
+    assert _one(line_changes("frr.conf", "a\nb\nc\n", "a\nx\nb\nc\ny\n")) == ("lines", None, ["x", "y"], False)
+
+
+def test_a_line_gone_or_changed_is_disruptive_and_named():
+    assert _one(line_changes("frr.conf", "a\nb\nc\n", "a\nB\nc\n")) == ("lines", ["b"], ["B"], True)
+    assert _one(line_changes("f", "a\na\nb\n", "a\nb\n")) == ("lines", ["a"], [], True)   # a repeat counts
+
+
+def test_the_same_lines_in_another_order_are_disruptive():
+    kind, old, new, disruptive = _one(line_changes("f", "a\nb\n", "b\na\n"))
+    assert disruptive and "order" in new
+
+
+def test_json_keys_added_are_additive_and_a_changed_value_disruptive():
+    old = {"PORT": {"Ethernet0": {"mtu": "9100", "admin_status": "up"}}, "LOOPBACK_INTERFACE": {"Loopback0": {}}}
+    grown = {"PORT": {"Ethernet0": {"mtu": "9100", "admin_status": "up", "fec": "rs"}},
+             "LOOPBACK_INTERFACE": {"Loopback0": {}, "Loopback0|10.255.0.1/32": {}}}
+    found = [(c.key, c.old, c.new, c.disruptive) for c in json_changes("config_db.json", old, grown)]
+    assert found == [("config_db.json: LOOPBACK_INTERFACE > Loopback0|10.255.0.1/32", None, {}, False),
+                     ("config_db.json: PORT > Ethernet0 > fec", None, "rs", False)]
+    moved = {"PORT": {"Ethernet0": {"mtu": "1500", "admin_status": "up"}}, "LOOPBACK_INTERFACE": {}}
+    found = [(c.key, c.old, c.new, c.disruptive) for c in json_changes("config_db.json", old, moved)]
+    assert found == [("config_db.json: LOOPBACK_INTERFACE > Loopback0", {}, None, True),
+                     ("config_db.json: PORT > Ethernet0 > mtu", "9100", "1500", True)]
+
+
+def test_a_shut_port_coming_into_use_is_a_gain_and_a_used_port_shut_is_not():
+    down = {"PORT": {"Ethernet8": {"admin_status": "down", "mtu": "9100"}}}
+    up = {"PORT": {"Ethernet8": {"admin_status": "up", "mtu": "9100", "description": "leaf:Ethernet0"}}}
+    assert all(not c.disruptive for c in json_changes("switches/s/config_db.json", down, up))
+    assert any(c.disruptive for c in json_changes("switches/s/config_db.json", up, down))
+    assert any(c.disruptive for c in json_changes("other.json", down, up))     # the rule is config_db.json's
+
+
+def test_a_list_that_only_gains_items_is_additive_and_one_that_loses_one_is_not():
+    assert _one(list(json_changes("p.json", {"d": ["a", "b"]}, {"d": ["a", "b", "c"]}))) == \
+        ("json", None, ["c"], False)
+    assert _one(list(json_changes("p.json", {"d": ["a", "b"]}, {"d": ["b", "c"]}))) == ("json", ["a"], ["c"], True)
+    kind, old, new, disruptive = _one(list(json_changes("p.json", {"d": [1, 2]}, {"d": [2, 1]})))
+    assert disruptive
+
+
+def test_files_are_read_by_type():
+    old, new = json.dumps({"a": 1}).encode(), json.dumps({"a": 1, "b": 2}).encode()
+    assert _one(file_changes("x.json", old, new)) == ("json", None, 2, False)
+    assert _one(file_changes("x.json", b"not json\n", b"not json\nmore\n")) == ("lines", None, ["more"], False)
+    kind, _, _, disruptive = _one(file_changes("aid.xlsx", b"\xff\x00", b"\xff\x01"))
+    assert kind == "binary" and disruptive
