@@ -24,7 +24,8 @@ from .report import ADDED, REMOVED, Change, ChangeReport, DeviceChange, sorted_d
 DEVICE_FOLDERS = {"switches": "switch", "hosts": "server"}   # <folder>/<host name>/<file> -> role
 PLAN_FOLDER = "ppd"                                           # ppd/<leaf host name>.csv: the leaf's plan
 MAX_MANIFEST_BYTES = 64 * MIB                                 # 101,655 files of the largest bundle: 10 MB
-_LINE = re.compile(r"([0-9a-f]{64})  (.+)\Z")
+_LINE = re.compile(r"([0-9a-f]{64})  ([^\n\r]+)\Z").match
+_WHOLE = re.compile(r"(?:[0-9a-f]{64}  [^\n\r]+\n)*").fullmatch
 
 Files = dict[str, str]          # bundle path -> SHA-256
 
@@ -62,15 +63,21 @@ def read_manifest(folder: Path) -> Files:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise ChangeInputError(f"{path} is not UTF-8 text; export the bundle again") from None
-    files: Files = {}
-    for number, line in enumerate(text.splitlines(), 1):
-        m = _LINE.match(line)
-        rel = m.group(2) if m else ""
-        if not m or rel.startswith("/") or "\\" in rel or any(p in ("", ".", "..") for p in rel.split("/")):
-            raise ChangeInputError(f"{path}, line {number}: {excerpt(rel or line)} is not '<sha256>  <path "
-                                   "inside the bundle>'; export the bundle again")
-        files[rel] = m.group(1)
-    return files
+    lines = text.split("\n")
+    if _WHOLE(text) and not any(_unsafe(line[66:]) for line in lines[:-1]):   # the usual case: one C-level match
+        return {line[66:]: line[:64] for line in lines[:-1]}
+    for number, line in enumerate(lines[:-1], 1):
+        m = _LINE(line)
+        if not m or _unsafe(m.group(2)):
+            shown = excerpt(m.group(2) if m else line)
+            raise ChangeInputError(f"{path}, line {number}: {shown} is not '<sha256>  <path inside the bundle>'; "
+                                   "export the bundle again")
+    raise ChangeInputError(f"{path} does not end with a line break; export the bundle again")
+
+
+def _unsafe(rel: str) -> bool:
+    """A manifest path that is not a plain relative path inside the bundle."""
+    return rel.startswith("/") or "\\" in rel or any(word in f"/{rel}/" for word in ("//", "/./", "/../"))
 
 
 def split_by_device(files: Files) -> tuple[dict[str, Files], dict[str, str], Files]:

@@ -2,7 +2,12 @@
 
 import json
 
-from designer.changes.content import file_changes, json_changes, line_changes
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from designer.changes.content import file_changes, json_changes
+from designer.changes.lines import added_lines, line_changes
+from designer.changes.matching import unmatched
 
 
 def _one(changes):
@@ -12,16 +17,16 @@ def _one(changes):
 
 
 def test_lines_only_added_anywhere_are_additive():
-    assert _one(line_changes("frr.conf", "a\nb\nc\n", "a\nx\nb\nc\ny\n")) == ("lines", None, ["x", "y"], False)
+    assert _one(line_changes("frr.conf", b"a\nb\nc\n", b"a\nx\nb\nc\ny\n")) == ("lines", None, ["x", "y"], False)
 
 
 def test_a_line_gone_or_changed_is_disruptive_and_named():
-    assert _one(line_changes("frr.conf", "a\nb\nc\n", "a\nB\nc\n")) == ("lines", ["b"], ["B"], True)
-    assert _one(line_changes("f", "a\na\nb\n", "a\nb\n")) == ("lines", ["a"], [], True)   # a repeat counts
+    assert _one(line_changes("frr.conf", b"a\nb\nc\n", b"a\nB\nc\n")) == ("lines", ["b"], ["B"], True)
+    assert _one(line_changes("f", b"a\na\nb\n", b"a\nb\n")) == ("lines", ["a"], [], True)   # a repeat counts
 
 
 def test_the_same_lines_in_another_order_are_disruptive():
-    kind, old, new, disruptive = _one(line_changes("f", "a\nb\n", "b\na\n"))
+    kind, old, new, disruptive = _one(line_changes("f", b"a\nb\n", b"b\na\n"))
     assert disruptive and "order" in new
 
 
@@ -60,3 +65,34 @@ def test_files_are_read_by_type():
     assert _one(file_changes("x.json", b"not json\n", b"not json\nmore\n")) == ("lines", None, ["more"], False)
     kind, _, _, disruptive = _one(file_changes("aid.xlsx", b"\xff\x00", b"\xff\x01"))
     assert kind == "binary" and disruptive
+
+
+def _greedy(old, new):
+    """The plain definition: walk the new items, taking each old item at its first match."""
+    extra, i = [], 0
+    for item in new:
+        if i < len(old) and item == old[i]:
+            i += 1
+        else:
+            extra.append(item)
+    return extra if i == len(old) else None
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(["a", "b", "ab", ""]), max_size=12), st.data())
+def test_the_fast_in_order_matching_agrees_with_the_plain_definition(old, data):
+    inserts = data.draw(st.lists(st.tuples(st.integers(0, 12), st.sampled_from(["a", "b", "c", "ab", ""])),
+                                 max_size=5))
+    new = list(old) if data.draw(st.booleans()) else data.draw(st.lists(st.sampled_from(["a", "b", "c"]), max_size=12))
+    for at, item in inserts:
+        new.insert(min(at, len(new)), item)
+    assert unmatched(old, new) == _greedy(old, new)
+    as_bytes = lambda lines: "".join(f"{line}\n" for line in lines).encode()
+    assert added_lines(as_bytes(old), as_bytes(new)) == _greedy(old, new)
+
+
+def test_a_json_file_written_one_item_per_line_may_gain_a_comma_where_an_item_was_added():
+    old = b'{\n  "rows": [\n    {"a": 1}\n  ]\n}\n'
+    new = b'{\n  "rows": [\n    {"a": 1},\n    {"a": 2}\n  ]\n}\n'
+    assert _one(line_changes("aid.json", old, new, commas=True)) == ("lines", None, ['    {"a": 2}'], False)
+    assert _one(line_changes("aid.json", old, new))[3]          # without the JSON rule, a changed line
