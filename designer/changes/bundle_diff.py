@@ -3,7 +3,8 @@
 A device is a folder under ``switches/`` or ``hosts/`` (named by host name), with its PPD plan
 ``ppd/<leaf>.csv``; every other file is bundle-wide. Files whose manifest hashes agree are not read.
 A file that differs is read on both sides, checked against its manifest line (a file edited after the
-export is refused, not compared), and judged by `content.file_changes`.
+export is refused, not compared), and judged by `content.file_changes`; the notes for people
+(NOTES.txt, README.txt) are listed but never disruptive.
 The bundle-wide files (the AID, cabling plan, inventory, monitoring, lab, README.txt) are listed with
 their own verdicts, but only the devices gate: those files describe the fabric to people and tools, and
 whatever in them is disruptive to traffic shows on the switch or host whose files it changes.
@@ -23,6 +24,9 @@ from .report import ADDED, REMOVED, Change, ChangeReport, DeviceChange, sorted_d
 
 DEVICE_FOLDERS = {"switches": "switch", "hosts": "server"}   # <folder>/<host name>/<file> -> role
 PLAN_FOLDER = "ppd"                                           # ppd/<leaf host name>.csv: the leaf's plan
+# Notes for people (a switch's NOTES.txt, the bundle's README.txt): no switch or host applies them, so what
+# changes in them is listed but never disruptive (a leaf that gains a server has '4 downlinks', not '3').
+NOTES = frozenset({"NOTES.txt", "README.txt"})
 MAX_MANIFEST_BYTES = 64 * MIB                                 # 101,655 files of the largest bundle: 10 MB
 _LINE = re.compile(r"([0-9a-f]{64})  ([^\n\r]+)\Z").match
 _WHOLE = re.compile(r"(?:[0-9a-f]{64}  [^\n\r]+\n)*").fullmatch
@@ -113,6 +117,8 @@ def _changes(old: Path, new: Path, old_files: Files, new_files: Files) -> list[C
             found = [Change("file", shown, f"sha256 {before[:12]}", None, True)]
         else:
             found = file_changes(shown, _read(old, rel, before), _read(new, rel, after))
+            if rel.rpartition("/")[2] in NOTES:
+                found = [Change(c.kind, c.key, c.old, c.new, False) for c in found]
         changes.extend(found)
     return changes
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .matching import common_prefix, in_order
+from .matching import common_prefix, gaps_in_order, in_order
 from .report import Change
 
 NL = b"\n"
@@ -36,31 +36,23 @@ def line_changes(name: str, old: bytes, new: bytes, commas: bool = False) -> lis
 
 def added_lines(old: bytes, new: bytes, commas: bool = False) -> list[str] | None:
     """The lines of ``new`` left over when the lines of ``old`` are matched into it in order, or None
-    when they are not all there. Greedy (each old line takes its first match), which finds a match
-    whenever one exists."""
+    when they are not all there (`matching.gaps_in_order` over byte offsets)."""
     if old and not old.endswith(NL):
         old += NL
     if new and not new.endswith(NL):
         new += NL
-    extra: list[bytes] = []
-    i = j = 0
-    while i < len(old):
-        step = _common_lines(old, i, new, j)
-        i, j = i + step, j + step
-        if i == len(old):
-            break
+
+    def find(i: int, j: int):
         line = old[i:old.index(NL, i) + 1]
         k, length = _find_line(new, line, j), len(line)
         if commas and not line.endswith(b",\n"):
             other = _find_line(new, line[:-1] + b",\n", j)
             if other != -1 and (k == -1 or other < k):
                 k, length = other, length + 1
-        if k == -1:
-            return None
-        extra.append(new[j:k])
-        i, j = i + len(line), k + length
-    extra.append(new[j:])
-    return split_lines(_text(b"".join(extra)))
+        return None if k == -1 else (k, len(line), length)
+
+    gaps = gaps_in_order(len(old), len(new), lambda i, j: _common_lines(old, i, new, j), find)
+    return None if gaps is None else split_lines(_text(b"".join(new[start:end] for start, end in gaps)))
 
 
 def _common_lines(a: bytes, i: int, b: bytes, j: int) -> int:

@@ -98,3 +98,40 @@ def test_a_bundle_without_a_usable_manifest_is_refused(tmp_path, default_bundle)
     (bad / "MANIFEST.sha256").write_text(f"{digest}  README.txt\n{digest}  ../etc/passwd\n")
     with pytest.raises(ChangeInputError, match=r"MANIFEST.sha256, line 2: '.*etc/passwd' is not"):
         designer.diff(default_bundle, bad)
+
+
+def _rewrite(bundle, rel, change):
+    """Change one file of a bundle the way another export would: the file and its manifest line."""
+    path = bundle / rel
+    old_digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    path.write_text(change(path.read_text()))
+    manifest = bundle / "MANIFEST.sha256"
+    new_digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    manifest.write_text(manifest.read_text().replace(f"{old_digest}  {rel}\n", f"{new_digest}  {rel}\n"))
+
+
+def test_a_changed_qos_map_is_disruptive_on_its_switch(tmp_path):
+    fabric = designer.build(designer.spec("default"))
+    old, new = _export(fabric, tmp_path / "old", SMALL), _export(fabric, tmp_path / "new", SMALL)
+    _rewrite(new, "switches/su2-leaf-r3/config_db.json", lambda text: text.replace('"26": "3"', '"26": "4"', 1))
+    report = designer.diff(old, new)
+    assert [d.device for d in report.changed_devices()] == ["su2-leaf-r3"]
+    assert [(c.key, c.old, c.new, c.disruptive) for c in report.device("su2-leaf-r3").changes] == \
+        [("config_db.json: DSCP_TO_TC_MAP > ROCE > 26", "3", "4", True)]
+
+
+def test_a_port_brought_into_use_is_additive_and_one_taken_out_of_use_disruptive(tmp_path):
+    fabric = designer.build(designer.spec("default"))
+    old = _export(fabric, tmp_path / "old", SMALL)
+    fabric.disconnect(fabric.link_at("su1-leaf-r0/Ethernet24").id)
+    new = _export(fabric, tmp_path / "new", SMALL)
+    shut = designer.diff(old, new).device("su1-leaf-r0")
+    assert shut.status == "disruptive"
+    assert ("config_db.json: PORT > Ethernet24 > admin_status", "up", "down", True) in \
+        [(c.key, c.old, c.new, c.disruptive) for c in shut.changes]
+    back = designer.diff(new, old)
+    assert back.device("su1-leaf-r0").status == "additive"
+    notes = [c for c in back.device("su1-leaf-r0").changes if c.key == "NOTES.txt"]
+    assert notes and not notes[0].disruptive and notes[0].new == ["  4 downlinks on 4 uplinks, 1:1. Destinations local to this leaf"]
+    hca = back.device("su1-srv04").changes                    # NCCL_IB_HCA names one more rail: a value changed
+    assert [c.key for c in hca if c.disruptive] == ["nccl.env"] and len(hca) > 1    # the rest only adds
