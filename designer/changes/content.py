@@ -32,11 +32,9 @@ def file_changes(name: str, old: bytes, new: bytes) -> list[Change]:
         return [Change("binary", name, f"{len(old):,} bytes", f"{len(new):,} bytes", True)]
     if name.endswith(".json") and len(old) + len(new) <= LARGE_JSON:
         try:
-            before, after = orjson.loads(old), orjson.loads(new)
-        except orjson.JSONDecodeError:
-            pass                                   # not JSON after all: compare its lines
-        else:
-            return list(json_changes(name, before, after))
+            return list(json_changes(name, orjson.loads(old), orjson.loads(new)))
+        except (orjson.JSONDecodeError, RecursionError):
+            pass                                   # not JSON after all, or nested past Python's stack: lines
     return line_changes(name, old, new, commas=name.endswith(".json"))
 
 

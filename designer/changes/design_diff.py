@@ -48,9 +48,12 @@ def diff_designs(old: Fabric, new: Fabric, old_name: str = "old", new_name: str 
         else:
             found = sorted(changes.get(device_id, ()), key=lambda c: (KINDS.index(c.kind), natural_key(c.key)))
             devices.append(DeviceChange(device_id, role, status_of(found), tuple(found)))
-    settings = tuple(Change("setting", c.key, c.old, c.new, c.disruptive)
-                     for c in fact_changes("setting", settings_facts(old), settings_facts(new)))
-    return ChangeReport("design", old_name, new_name, sorted_devices(devices), settings)
+    settings = [Change("setting", c.key, c.old, c.new, c.disruptive)
+                for c in fact_changes("setting", settings_facts(old), settings_facts(new))]
+    # An address, pin or ASN keyed to a device neither design has: a design-wide change of its own.
+    for owner in sorted(changes.keys() - old_ids - new_ids, key=natural_key):
+        settings += [Change(c.kind, f"{owner}/{c.key}", c.old, c.new, c.disruptive) for c in changes[owner]]
+    return ChangeReport("design", old_name, new_name, sorted_devices(devices), tuple(settings))
 
 
 def _role(fabric: Fabric, device_id: str) -> str:

@@ -26,9 +26,9 @@ def summary(report: ChangeReport) -> str:
 
 def table(report: ChangeReport, limit: int | None = SHOWN_PER_DEVICE) -> list[str]:
     """The lines of the table; ``limit``: changes shown per device (None: all)."""
-    what = "settings" if report.kind == "design" else "bundle-wide files"
+    what = "design-wide" if report.kind == "design" else "bundle-wide files"
     lines = [f"{report.old} -> {report.new}: {summary(report)}"
-             + (f"; {len(report.fabric)} change(s) to the {what}" if report.fabric else "")]
+             + (f"; {len(report.fabric)} {what} change(s)" if report.fabric else "")]
     if report.fabric:
         verdict = "disruptive" if any(c.disruptive for c in report.fabric) else "additive"
         gate = "" if report.fabric_gates else "; listed, the devices gate"

@@ -89,3 +89,15 @@ def test_a_malformed_design_is_refused(capsys, tmp_path, designs):
     bad.write_text(designs["default"].read_text().replace("role: leaf", "role: [leaf", 1))
     err = _one_line_exit_2(capsys, designs["default"], bad)
     assert "bad.fabric.yaml" in err
+
+
+def test_an_address_keyed_to_no_device_is_a_design_wide_change(capsys, tmp_path, designs):
+    text = designs["default"].read_text()
+    line = next(l for l in text.splitlines() if l.startswith("  su1-leaf-r0/svi "))
+    ghost = tmp_path / "ghost.fabric.yaml"
+    ghost.write_text(text.replace(line + "\n", line + "\n  ghost-1/lo 10.9.9.9/32\n", 1))
+    code, out, _ = run(capsys, "diff", designs["default"], ghost)
+    assert code == 0 and "1 design-wide change(s)" in out.splitlines()[0]
+    assert "    + address ghost-1/lo: (none) -> 10.9.9.9/32" in out
+    code, out, _ = run(capsys, "diff", ghost, designs["default"])
+    assert code == 1 and "    ! address ghost-1/lo: 10.9.9.9/32 -> (none)" in out

@@ -78,7 +78,7 @@ def _greedy(old, new):
     return extra if i == len(old) else None
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.lists(st.sampled_from(["a", "b", "ab", ""]), max_size=12), st.data())
 def test_the_fast_in_order_matching_agrees_with_the_plain_definition(old, data):
     inserts = data.draw(st.lists(st.tuples(st.integers(0, 12), st.sampled_from(["a", "b", "c", "ab", ""])),
@@ -96,3 +96,9 @@ def test_a_json_file_written_one_item_per_line_may_gain_a_comma_where_an_item_wa
     new = b'{\n  "rows": [\n    {"a": 1},\n    {"a": 2}\n  ]\n}\n'
     assert _one(line_changes("aid.json", old, new, commas=True)) == ("lines", None, ['    {"a": 2}'], False)
     assert _one(line_changes("aid.json", old, new))[3]          # without the JSON rule, a changed line
+
+
+def test_json_nested_past_pythons_stack_is_compared_as_lines():
+    deep = lambda inner: ("[" * 1000 + inner + "]" * 1000 + "\n").encode()
+    kind, old, new, disruptive = _one(file_changes("deep.json", deep("1"), deep("2")))
+    assert kind == "lines" and disruptive
