@@ -1,6 +1,6 @@
 """The design diff: two `Fabric`s compared on the model, device by device, without rendering a file.
 
-Whole tables are compared first (cables, addresses, ASNs and pins as sets of items, devices by
+Whole tables are compared first (cables by their ids, addresses and pins as sets of items, devices by
 equality), so only what differs is looked at one by one: two 4,096-server designs that differ by an SU
 compare in a small fraction of the time either takes to load. A leaf's PPD pin map is a function of its
 own cabled ports and of its peers' roles, so it is recomputed only for leaves whose cables or
@@ -48,8 +48,7 @@ def diff_designs(old: Fabric, new: Fabric, old_name: str = "old", new_name: str 
         else:
             found = sorted(changes.get(device_id, ()), key=lambda c: (KINDS.index(c.kind), natural_key(c.key)))
             devices.append(DeviceChange(device_id, role, status_of(found), tuple(found)))
-    settings = [Change("setting", c.key, c.old, c.new, c.disruptive)
-                for c in fact_changes("setting", settings_facts(old), settings_facts(new))]
+    settings = fact_changes("setting", settings_facts(old), settings_facts(new))
     # An address, pin or ASN keyed to a device neither design has: a design-wide change of its own.
     for owner in sorted(changes.keys() - old_ids - new_ids, key=natural_key):
         settings += [Change(c.kind, f"{owner}/{c.key}", c.old, c.new, c.disruptive) for c in changes[owner]]
@@ -70,9 +69,8 @@ def _attribute_changes(old: Fabric, new: Fabric, both: set[str], changes) -> set
         if before == after:
             continue
         reshaped.add(device_id)
-        found = [Change("attribute", c.key, c.old, c.new, c.disruptive)
-                 for c in fact_changes("attribute", attributes(before), attributes(after))]
-        changes[device_id].extend(found + breakout_changes(old, new, device_id))
+        changes[device_id].extend(fact_changes("attribute", attributes(before), attributes(after))
+                                  + breakout_changes(old, new, device_id))
     return reshaped
 
 

@@ -79,6 +79,7 @@ class ChangeReport:
         for d in self.devices:
             counts[d.status] += 1
         object.__setattr__(self, "counts", counts)
+        object.__setattr__(self, "_by_name", {d.device: d for d in self.devices})
 
     @property
     def disruptive(self) -> bool:
@@ -95,10 +96,7 @@ class ChangeReport:
 
     def device(self, name: str) -> DeviceChange:
         """The entry of one device (KeyError when neither side has it)."""
-        for d in self.devices:
-            if d.device == name:
-                return d
-        raise KeyError(name)
+        return self._by_name[name]
 
     def as_dict(self) -> dict:
         """Plain data for JSON: the summary, the devices that changed and the fabric-wide changes."""

@@ -48,8 +48,7 @@ def table(report: ChangeReport, limit: int | None = SHOWN_PER_DEVICE) -> list[st
         for d in group:
             lines.append(f"  {d.device} ({d.role})")
             lines += _changes(d.changes, limit)
-    if not report.changed:
-        lines.append("no changes")
+    lines.append("no changes" if not report.changed else "(! disruptive, + additive)")
     return lines
 
 

@@ -38,7 +38,7 @@ def run_diff(args) -> int:
     if args.format == "json":
         sys.stdout.write(as_json(report))
     else:
-        for line in table(report, limit=None if args.all else 12):
+        for line in (table(report, limit=None) if args.all else table(report)):
             print(line)
     failed = report.changed if args.fail_on == "any" else report.disruptive
     return EXIT_FINDINGS if failed else EXIT_OK
