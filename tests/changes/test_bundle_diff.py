@@ -7,6 +7,7 @@ import pytest
 
 import designer
 from designer.changes.errors import ChangeInputError
+from designer.cli import main
 
 SMALL = ["switches", "hosts"]
 
@@ -32,10 +33,12 @@ def superpod_bundles(tmp_path_factory):
     return out
 
 
-def test_a_bundle_against_itself_is_all_unchanged(default_bundle):
+def test_a_bundle_against_itself_is_all_unchanged(default_bundle, capsys):
     report = designer.diff(default_bundle, default_bundle)
     assert report.kind == "bundle" and not report.changed and not report.disruptive
     assert report.counts["unchanged"] == 8 + 8 + 2        # every switch and host folder
+    assert main(["diff", str(default_bundle), str(default_bundle), "--fail-on", "any"]) == 0
+    assert "18 unchanged, 0 added, 0 additive, 0 disruptive" in capsys.readouterr().out
 
 
 def test_one_more_su_with_pinned_spines_gives_additive_spines_and_untouched_leaves(superpod_bundles):
@@ -54,7 +57,10 @@ def test_one_more_su_with_pinned_spines_gives_additive_spines_and_untouched_leav
     assert any(c.key == "frr.conf" and "interface Ethernet256" in c.new for c in spine)
 
 
-def test_one_more_su_without_pinned_spines_is_disruptive_on_the_old_leaves(superpod_bundles):
+def test_one_more_su_without_pinned_spines_is_disruptive_on_the_old_leaves(superpod_bundles, capsys):
+    assert main(["diff", *map(str, superpod_bundles["free"])]) == 1
+    assert main(["diff", *map(str, superpod_bundles["pinned"])]) == 0
+    capsys.readouterr()
     report = designer.diff(*superpod_bundles["free"])
     assert report.disruptive
     leaf = report.device("su1-leaf-r0")
