@@ -13,6 +13,7 @@ from typing import Iterator
 
 import orjson
 
+from ..model.limits import MAX_NESTING
 from .lines import line_changes
 from .matching import in_order, unmatched
 from .report import Change
@@ -33,8 +34,8 @@ def file_changes(name: str, old: bytes, new: bytes) -> list[Change]:
     if name.endswith(".json") and len(old) + len(new) <= LARGE_JSON:
         try:
             return list(json_changes(name, orjson.loads(old), orjson.loads(new)))
-        except (orjson.JSONDecodeError, RecursionError):
-            pass                                   # not JSON after all, or nested past Python's stack: lines
+        except (orjson.JSONDecodeError, orjson.JSONEncodeError, RecursionError):
+            pass                      # not JSON after all, or nested past Python's or orjson's stack: lines
     return line_changes(name, old, new, commas=name.endswith(".json"))
 
 
@@ -51,7 +52,7 @@ def json_changes(name: str, old, new, path: tuple = ()) -> Iterator[Change]:
     elif isinstance(old, list) and isinstance(new, list):
         yield from _list_changes(_where(name, path), old, new)
     else:
-        yield Change("json", _where(name, path), old, new, True)
+        yield Change("json", _where(name, path), shown(old), shown(new), True)
 
 
 def _dict_changes(name: str, old: dict, new: dict, path: tuple) -> Iterator[Change]:
@@ -60,9 +61,9 @@ def _dict_changes(name: str, old: dict, new: dict, path: tuple) -> Iterator[Chan
     for key in sorted((old.keys() ^ new.keys()).union(differ)):
         inner = (*path, key)
         if key not in new:
-            yield Change("json", _where(name, inner), old[key], None, True)
+            yield Change("json", _where(name, inner), shown(old[key]), None, True)
         elif key not in old:
-            yield Change("json", _where(name, inner), None, new[key], False)
+            yield Change("json", _where(name, inner), None, shown(new[key]), False)
         else:
             yield from json_changes(name, old[key], new[key], inner)
 
@@ -72,6 +73,19 @@ def unused(name: str, path: tuple, old: dict) -> bool:
     cable, so such a port carried no traffic, and what it gains or changes as it comes into use is a gain."""
     return (len(path) == 2 and path[0] == "PORT" and old.get("admin_status") == "down"
             and name.rpartition("/")[2] == "config_db.json")
+
+
+def shown(value):
+    """A value as a change carries it: itself, or words when it nests deeper than `limits.MAX_NESTING`
+    (the table and the JSON output would run past Python's stack on a value 1,000 levels deep)."""
+    level, layer = 0, [value]
+    while layer:
+        level += 1
+        if level > MAX_NESTING:
+            return f"(a value nested more than {MAX_NESTING} levels deep)"
+        layer = [v for item in layer if isinstance(item, (dict, list))
+                 for v in (item.values() if isinstance(item, dict) else item) if isinstance(v, (dict, list))]
+    return value
 
 
 def _where(name: str, path: tuple) -> str:
@@ -84,13 +98,13 @@ def _list_changes(where: str, old: list, new: list) -> Iterator[Change]:
     they are (C-level equality), and turned into canonical text only when some are gone."""
     added = unmatched(old, new)
     if added is not None:
-        yield Change("json", where, None, added, False)
+        yield Change("json", where, None, [shown(v) for v in added], False)
         return
     old_keys, new_keys = [_canonical(v) for v in old], [_canonical(v) for v in new]
     gone = Counter(old_keys) - Counter(new_keys)
     came = Counter(new_keys) - Counter(old_keys)
-    yield Change("json", where, [orjson.loads(k) for k in in_order(old_keys, gone)] or "(the same items)",
-                 [orjson.loads(k) for k in in_order(new_keys, came)] or "(in another order)", True)
+    yield Change("json", where, [shown(orjson.loads(k)) for k in in_order(old_keys, gone)] or "(the same items)",
+                 [shown(orjson.loads(k)) for k in in_order(new_keys, came)] or "(in another order)", True)
 
 
 def _canonical(value) -> bytes:

@@ -102,3 +102,18 @@ def test_json_nested_past_pythons_stack_is_compared_as_lines():
     deep = lambda inner: ("[" * 1000 + inner + "]" * 1000 + "\n").encode()
     kind, old, new, disruptive = _one(file_changes("deep.json", deep("1"), deep("2")))
     assert kind == "lines" and disruptive
+
+
+def test_a_value_nested_too_deep_to_print_is_carried_as_words():
+    deep = 1
+    for _ in range(900):
+        deep = [deep]
+    kind, old, new, disruptive = _one(list(json_changes("x.json", {"a": 1}, {"a": 1, "b": deep})))
+    assert new == "(a value nested more than 64 levels deep)" and not disruptive
+    assert _one(list(json_changes("x.json", {"a": [[1]]}, {"a": [[1], [[2]]]})))[2] == [[[2]]]
+
+
+def test_a_list_whose_items_nest_past_orjsons_limit_is_compared_as_lines():
+    deep = lambda inner: ('{"a": [' + "[" * 300 + inner + "]" * 300 + "]}\n").encode()
+    kind, old, new, disruptive = _one(file_changes("x.json", deep("1"), deep("2")))
+    assert kind == "lines" and disruptive
