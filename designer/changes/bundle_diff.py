@@ -17,6 +17,7 @@ import re
 from pathlib import Path
 
 from ..export.bundle import MANIFEST
+from ..model.gcpause import collector_paused
 from ..model.limits import MIB, excerpt
 from .content import file_changes
 from .errors import ChangeInputError
@@ -34,6 +35,7 @@ _WHOLE = re.compile(r"(?:[0-9a-f]{64}  [^\n\r]+\n)*").fullmatch
 Files = dict[str, str]          # bundle path -> SHA-256
 
 
+@collector_paused()
 def diff_bundles(old: Path, new: Path) -> ChangeReport:
     """Every device folder of either bundle with its status and file changes, and the bundle-wide files."""
     old_files, new_files = read_manifest(old), read_manifest(new)
