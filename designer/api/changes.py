@@ -26,8 +26,8 @@ def diff(old: Fabric | str | os.PathLike, new: Fabric | str | os.PathLike, *,
     ``new``, ``disruptive``), ``fabric`` (design-wide settings, or bundle-wide files), ``counts`` and
     ``disruptive`` (what a CI gate stops on). ``catalogs``: hardware catalog files the designs use, as
     for `load`. Raises a DesignerError (``ChangeInputError``) for a missing path, a design beside a
-    bundle, or a bundle whose MANIFEST.sha256 is missing, malformed or no longer matches a file, and
-    ``FileFormatError`` for a design file that cannot be loaded."""
+    bundle, a bundle whose MANIFEST.sha256 is missing or malformed, or a file it reads that no longer
+    matches its manifest line, and ``FileFormatError`` for a design file that cannot be loaded."""
     from ..changes.bundle_diff import diff_bundles
     from ..changes.design_diff import diff_designs
     from ..changes.errors import ChangeInputError
