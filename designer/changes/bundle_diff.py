@@ -119,8 +119,8 @@ def _changes(old: Path, new: Path, old_files: Files, new_files: Files) -> list[C
             found = [Change("file", shown, f"sha256 {before[:12]}", None, True)]
         else:
             found = file_changes(shown, _read(old, rel, before), _read(new, rel, after))
-            if rel.rpartition("/")[2] in NOTES:
-                found = [Change(c.kind, c.key, c.old, c.new, False) for c in found]
+        if rel.rpartition("/")[2] in NOTES:
+            found = [Change(c.kind, c.key, c.old, c.new, False) for c in found]
         changes.extend(found)
     return changes
 
