@@ -28,13 +28,13 @@ def summary(report: ChangeReport) -> str:
 
 def table(report: ChangeReport, limit: int | None = SHOWN_PER_DEVICE) -> list[str]:
     """The lines of the table; ``limit``: changes shown per device (None: all)."""
-    what = "design-wide" if report.kind == "design" else "bundle-wide files"
+    scope = "design-wide" if report.kind == "design" else "bundle-wide"
     lines = [f"{report.old} -> {report.new}: {summary(report)}"
-             + (f"; {len(report.fabric)} {what} change(s)" if report.fabric else "")]
+             + (f"; {len(report.fabric)} {scope} change(s)" if report.fabric else "")]
     if report.fabric:
         verdict = "disruptive" if any(c.disruptive for c in report.fabric) else "additive"
-        gate = "" if report.fabric_gates else "; listed, the devices gate"
-        lines += ["", f"{what} ({verdict}{gate}):"]
+        gate = "" if report.fabric_gates else "; shown, not gated: the devices are"
+        lines += ["", f"{scope if report.fabric_gates else 'bundle-wide files'} ({verdict}{gate}):"]
         lines += _changes(report.fabric, limit)
     for status in STATUSES:
         group = [d for d in report.devices if d.status == status and status != UNCHANGED]
