@@ -101,3 +101,10 @@ def test_an_address_keyed_to_no_device_is_a_design_wide_change(capsys, tmp_path,
     assert "    + address ghost-1/lo: (none) -> 10.9.9.9/32" in out
     code, out, _ = run(capsys, "diff", ghost, designs["default"])
     assert code == 1 and "    ! address ghost-1/lo: 10.9.9.9/32 -> (none)" in out
+
+
+def test_a_loaded_design_and_a_design_file_compare_and_anything_else_is_refused(designs):
+    report = designer.diff(designer.load(designs["default"]), designs["p2p31"])
+    assert report.kind == "design" and report.old == "old design" and report.new == str(designs["p2p31"])
+    with pytest.raises(designer.DesignerError, match="cannot compare a dict"):
+        designer.diff({}, designs["default"])
