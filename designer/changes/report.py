@@ -20,9 +20,10 @@ STATUSES = (DISRUPTIVE, REMOVED, ADDITIVE, ADDED, UNCHANGED)
 
 @dataclass(frozen=True, slots=True)
 class Change:
-    """One difference: ``kind`` (attribute, cable, address, asn, pin, ppd, setting, file, line, json ...),
-    ``key`` (which one: a port, an address key, a file and the place in it), the ``old`` and ``new``
-    values (None: there was none / there is none) and whether it is ``disruptive``."""
+    """One difference: ``kind`` (a design's attribute, breakout, cable, address, asn, pin, ppd, setting; a
+    bundle's file, lines, json, binary), ``key`` (which one: a port, an address key, a file and the
+    place in it), the ``old`` and ``new`` values (None: there was none / there is none) and whether it
+    is ``disruptive``."""
 
     kind: str
     key: str
