@@ -18,6 +18,7 @@ from __future__ import annotations
 import importlib
 
 from .api.bundle import bundle_parts, export_bundle, lint, render_device
+from .api.changes import diff
 from .api.design import assign, build, catalog, check, grow, import_aid, load, presets, save, size, spec
 from .api.emulate import emulate, sweep_emulations
 from .api.drift import check_drift
@@ -35,6 +36,7 @@ _LAZY = {
     "NotAdditive": "designer.planning.grow",
     "ExportRefused": "designer.export.bundle",
     "ExportCancelled": "designer.export.bundle",
+    "ChangeReport": "designer.changes.report",
 }
 
 __all__ = [
@@ -47,8 +49,11 @@ __all__ = [
     # real machines
     "import_topo", "apply_nics", "verify", "emulate", "sweep_emulations",
     "check_drift",
+    # changes
+    "diff",
     # types
     "Fabric", "BuildSpec", "Finding", "Severity",
+    "ChangeReport",
     # errors
     "DesignerError", "PlanningError", "NotAdditive", "UnknownDevice", "ExportRefused", "ExportCancelled",
 ]

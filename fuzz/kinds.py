@@ -1,4 +1,4 @@
-"""The five input kinds: how each is mutated from its seeds and which commands a fuzzed input runs.
+"""The input kinds: how each is mutated from its seeds and which commands a fuzzed input runs.
 
 `Kind.make(rng)` gives (input bytes, how it was made); `Kind.run(work, path)` runs in the forked
 child and returns its exit status: the commands' own code (0, 1, 2, 70), or `UNOPENABLE` when a
@@ -77,6 +77,27 @@ def _run_lldp(work: Path, path: Path, extra: bool) -> int:
     return _main(["verify", work / "d.fabric.yaml", "--lldp", path.parent])
 
 
+def _run_bundle(work: Path, path: Path, extra: bool) -> int:
+    """The input as one of a leaf's files in a copy of the base design's bundle, its manifest line
+    rewritten (with ``extra``: to a hash the file does not have, which `diff` must refuse); then `diff`
+    both ways."""
+    import hashlib
+    import shutil
+    old, new = work / "old", work / "new"
+    code = _main(["export", work / "d.fabric.yaml", "-o", old, "--only", "switches,ppd"])
+    if code:
+        return code
+    shutil.copytree(old, new)
+    rel = f"switches/{LEAF}/{path.name}"
+    data = path.read_bytes()
+    digest = hashlib.sha256((old / rel).read_bytes()).hexdigest()
+    (new / rel).write_bytes(data)
+    listed = hashlib.sha256(data + b"!" if extra else data).hexdigest()
+    manifest = new / "MANIFEST.sha256"
+    manifest.write_text(manifest.read_text().replace(f"{digest}  {rel}\n", f"{listed}  {rel}\n"))
+    return _worst(_main(["diff", old, new]), _main(["diff", new, old]))
+
+
 @dataclass(frozen=True)
 class Kind:
     name: str
@@ -96,6 +117,9 @@ class Kind:
     def file_name(self, data: bytes) -> str:
         if self.name == "lldp":
             return f"{SERVER}.json" if data.lstrip().startswith(b"{") else f"{LEAF}.txt"
+        if self.name == "bundle":             # which of the leaf's files the seed was
+            return "frr.conf" if not data.lstrip().startswith(b"{") else \
+                "ppd-pins.json" if b'"acl_table"' in data else "config_db.json"
         return {"design": "fuzzed.fabric.yaml", "aid": "fuzzed.aid.json", "topo": "topo.txt",
                 "nicnames": "ibdev2netdev.txt"}[self.name]
 
@@ -144,10 +168,14 @@ def _lldp(seed: bytes, rng: random.Random) -> bytes | None:
     return mutate.mutate_lines(seed, rng)
 
 
+_bundle_file = _lldp             # JSON (config_db.json, ppd-pins.json) as a tree, frr.conf as lines
+
+
 KINDS = {k.name: k for k in (
     Kind("design", _run_design, _design),
     Kind("aid", _run_aid, _json_tree),
     Kind("topo", _run_topo, _topo_text),
     Kind("nicnames", _run_nicnames, lambda seed, rng: mutate.mutate_lines(seed, rng), needs_design=True),
     Kind("lldp", _run_lldp, _lldp, needs_design=True),
+    Kind("bundle", _run_bundle, _bundle_file, needs_design=True),
 )}

@@ -74,4 +74,12 @@ def seeds() -> dict[str, list[bytes]]:
         "topo": _files(importers, "topo-*.txt"),
         "nicnames": _files(importers, "ibdev2netdev-*.txt") + _files(importers, "show-gids.txt"),
         "lldp": _files(importers, "lldp-*") + [lldp_for(base, "su1-srv01"), lldp_for(base, "su1-leaf-r0")],
+        "bundle": _leaf_files(base, "su1-leaf-r0"),
     }
+
+
+def _leaf_files(fabric, leaf: str) -> list[bytes]:
+    """A leaf's bundle files that `diff` reads as data or as lines: config_db.json, ppd-pins.json, frr.conf."""
+    from designer.export import preview
+    files = preview(fabric, leaf)
+    return [files[f"switches/{leaf}/{name}"].encode() for name in ("config_db.json", "ppd-pins.json", "frr.conf")]

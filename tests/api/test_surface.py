@@ -30,6 +30,7 @@ PRESENTATION = {
     "sonic.lint": {"report"},
     "emulation.report": {"summary", "table"},
     "drift.report": {"drift_table", "drift_json", "codes_text"},
+    "changes.table": {"as_json", "table"},                                        # diff
     "storage.atomic": {"write_atomic"},                                           # writes the plot
     "export.csvtext": {"csv_text"},                                               # verify --format csv
     "model.gcpause": {"freeze_after_pauses"},     # the console script's process ends with its one command
