@@ -64,8 +64,11 @@ def test_growing_superpod_2_to_3_to_8_changes_no_existing_file_but_by_added_line
     spines = [s.id for s in before.spines()]
     assert_existing_files_only_gain(before, fabric, spines + [l.id for l in before.leaves()]
                                     + ["su1-srv01", "su2-srv32"])
+    report = designer.diff(before, fabric)
+    assert not report.disruptive and report.counts["disruptive"] == 0 and report.counts["added"] == 40
     three = loads(dumps(fabric))
     designer.grow(fabric, 8)
+    assert not designer.diff(three, fabric).disruptive
     assert dumps(fabric) == dumps(planned("superpod-su", 8, 8))
     assert_existing_files_only_gain(three, fabric, spines + ["su1-leaf-r0", "su3-leaf-r7", "su3-srv32"])
 
@@ -78,6 +81,7 @@ def test_growing_the_three_tier_b200_pod_16_to_32_sus_only_adds():
     assert dumps(fabric) == dumps(planned("b200-superpod", 32, 32))
     cores = [c.id for c in before.cores()]
     assert cores == [c.id for c in fabric.cores()]                              # cores were there from the start
+    assert not designer.diff(before, fabric).disruptive
     switches = cores[:4] + [s.id for s in before.spines()][:4] + ["su1-leaf-r0", "su16-leaf-r7"]
     assert_existing_files_only_gain(before, fabric, switches + ["su16-srv32"])
 
@@ -135,6 +139,8 @@ def test_growth_past_the_plan_is_refused_naming_what_renumbers_and_done_only_whe
     assert dumps(fabric) == text                                               # nothing changed
     result = designer.grow(fabric, 3, allow_renumber=True)
     assert result.fabric is not fabric and "su1-leaf-r0" in " ".join(result.renumbered)
+    report = designer.diff(fabric, result.fabric)
+    assert report.disruptive and report.device("su1-leaf-r0").status == "disruptive"
     assert dumps(result.fabric) == dumps(designer.build(designer.spec("superpod-su", sus=3, final_sus=3)))
 
 
