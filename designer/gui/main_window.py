@@ -14,6 +14,7 @@ from ..model.fabric import Fabric
 from ..model.gcpause import thaw
 from . import menus
 from .check_runner import CheckRunner
+from .comparing import ComparisonActions
 from .context_menu import context_menu
 from .docks import AnalysisDock, AsBuiltDock, FindingsDock, HistoryDock, InspectorDock, PaletteDock, PreviewDock
 from .document import Document
@@ -53,6 +54,7 @@ class MainWindow(QMainWindow):
         self.files = FileActions(self, settings)
         self.edit = EditActions(self)
         self.nav = ViewActions(self)
+        self.comparing = ComparisonActions(self)
         self.find_bar = FindBar()
         self._make_docks()
         menus.build(self)

@@ -1,5 +1,5 @@
 """What the canvas shows on top of the design: the findings' marks (error, warning, info), the
-as-built check's mismatches, a highlighted rail or fabric plane, and the analysis overlays (a traced
+devices a diff or drift check names (`comparing`), the as-built check's mismatches, a highlighted rail or fabric plane, and the analysis overlays (a traced
 path, link loads). The items hold the look; this keeps the state, so items created later (a re-cabled NIC's
 new cable) get it too, and each change touches only the items whose look changes."""
 
@@ -20,16 +20,18 @@ class CanvasMarks:
         self.plane: int | None = None            # the fabric plane shown alone (the others dimmed)
         self.path: tuple[set[str], set[str]] | None = None   # (link ids, device/NIC ids) of a traced path
         self.loads: dict[str, int] | None = None # link id -> load bucket under a collision analysis
+        self.compared: dict[str, str] = {}       # device id -> the look of a diff's or drift check's status
         scene.decorate = self.decorate
 
     def reset(self) -> None:
         """A new design: nothing is marked."""
         self.marks, self.as_built, self.rail, self.plane, self.path, self.loads = {}, {}, None, None, None, None
+        self.compared = {}
 
     # ------------------------------------------------------------------ applying
     def active(self) -> bool:
         return bool(self.marks or self.as_built or self.rail is not None or self.plane is not None or self.path
-                    or self.loads)
+                    or self.loads or self.compared)
 
     def decorate(self, item) -> bool:
         """Give ``item`` the look the marks say; True when that changed it."""
@@ -37,7 +39,7 @@ class CanvasMarks:
                 and not getattr(item, "as_built", None):
             return False                     # nothing to show, nothing shown (most items, most of the time)
         mid = item.model_id
-        changed = item.set_mark(self.marks.get(mid))
+        changed = item.set_mark(self.marks.get(mid) or self.compared.get(mid))
         changed |= item.set_dimmed(self._dimmed(item))
         if isinstance(item, LinkItem):
             changed |= item.set_as_built(self.as_built.get(mid))
@@ -127,6 +129,16 @@ class CanvasMarks:
         self._restyle(changed)
         return len(new)
 
+    # ------------------------------------------------------------------ diff and drift
+    def show_compared(self, looks: dict[str, str]) -> int:
+        """Mark the devices a diff or a drift check names (device id -> "error", "warning" or "info");
+        a finding's own mark on the same device wins. Returns how many are marked."""
+        new = {k: v for k, v in looks.items() if self.scene.item_for(k) is not None}
+        changed = set(new) | set(self.compared)
+        self.compared = new
+        self._restyle(changed)
+        return len(new)
+
     # ------------------------------------------------------------------ highlights and overlays
     def highlight(self, what: str, value: int | None) -> None:
         """Dim everything not on rail (``what`` "rail") or fabric plane ("plane") ``value`` (None: that
@@ -145,8 +157,9 @@ class CanvasMarks:
         self._restyle_all()
 
     def clear_overlay(self) -> bool:
-        if self.path is None and self.loads is None:
+        if self.path is None and self.loads is None and not self.compared:
             return False
         self.path = self.loads = None
+        self.compared = {}
         self._restyle_all()
         return True

@@ -124,6 +124,13 @@ def build(window) -> None:
     _add(w, t, "analyze", "&Analyze collisions…", nav.analyze, "Ctrl+Shift+T",
          "Predict flow collisions of a collective; cables coloured by load")
     _add(w, t, "verify_lldp", "&Verify cabling against LLDP…", w.verify_lldp)
+    _add(w, t, "compare_saved", "Compare with the &saved file", w.comparing.compare_saved, None,
+         "What the edits change on each device since the design was saved (marked on the canvas)")
+    _add(w, t, "compare_with", "Compare with a design or &bundle…", lambda: w.comparing.compare_with(), None,
+         "What changed against a baseline design file or bundle, per device (marked on the canvas)")
+    _add(w, t, "check_drift", "Check &drift against device dumps…", lambda: w.comparing.check_drift(), None,
+         "What switches and hosts run (a folder of rail-switch-apply.py dump / rail-dump.sh dumps) against "
+         "this design's bundle; drifted devices marked")
 
     h = bar.addMenu("&Help")
     _add(w, h, "shortcuts", "&Gestures and shortcuts", w.show_shortcuts, QKeySequence.HelpContents)
