@@ -33,7 +33,7 @@ READY = "Ready. Drag NICs, leaves or cable ends; right-click for more; F1 lists 
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, fabric: Fabric, path: Path | None = None, recovery_path: Path | None = None,
+    def __init__(self, fabric: Fabric, path: Path | None = None, recovery_dir: Path | None = None,
                  settings: QSettings | None = None):
         super().__init__()
         self.actions_by_name: dict = {}
@@ -49,7 +49,7 @@ class MainWindow(QMainWindow):
         self.view.overlays = [self.legend, self.minimap]
         self.setCentralWidget(self.view)
         self.checks = CheckRunner(self.document, self)
-        self.recovery = Recovery(self.document, recovery_path, self)
+        self.recovery = Recovery(self.document, recovery_dir, self)
         self.files = FileActions(self, settings)
         self.edit = EditActions(self)
         self.nav = ViewActions(self)
@@ -250,7 +250,7 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         self.analysis.cancel()
-        self.recovery.discard()
+        self.recovery.close()
         self.scene.detach()
         thaw()                       # the design goes with the window: collectable again
         event.accept()
