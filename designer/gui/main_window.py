@@ -118,6 +118,7 @@ class MainWindow(QMainWindow):
         self.scene.reconciled.connect(self._update_counts)
         self.checks.updated.connect(self._findings_updated)
         self.findings.activated.connect(self.view.centre_on_ids)
+        self.inspector.refused.connect(self.status)
         self.as_built.activated.connect(self.view.centre_on_ids)
         self.as_built.cleared.connect(lambda: self.marks.show_as_built({}))
         self.analysis.path_traced.connect(self.nav.path_traced)
