@@ -172,3 +172,28 @@ def test_a_second_window_on_the_same_or_another_file_is_not_offered_the_first_on
             if driver.app.poll() is None and driver is windows[-1]:
                 driver.app.kill()                                       # it waits on the question
             driver.close()
+
+
+def test_after_select_all_and_a_click_on_the_canvas_no_cable_is_left_drawn_selected(display, tmp_path):
+    """Issue 23: Ctrl+A then a click deselected every cable, but the cables stayed black on screen
+    (the cable layer took them back without their area being repainted). Compared on the X server's
+    own pixels, not a fresh render."""
+    driver = Driver(display, tmp_path)
+    try:
+        ready = driver.wait_for("ready")
+        driver.xdotool("mousemove", *ready["empty"])
+        driver.xdotool("click", 1)                       # focus the canvas; nothing selected
+        time.sleep(0.5)
+        before = driver.ask("before")
+        assert before["selected"] == 0
+        driver.xdotool("key", "ctrl+a")
+        time.sleep(0.5)
+        selected = driver.ask("selected")
+        assert selected["selected"] > 0 and selected["screen"] != before["screen"]   # drawn selected
+        driver.xdotool("click", 1)
+        time.sleep(0.5)
+        after = driver.ask("after")
+        assert after["selected"] == 0
+        assert after["screen"] == before["screen"]       # every cable back as it was drawn
+    finally:
+        driver.close()
