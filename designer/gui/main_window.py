@@ -25,6 +25,7 @@ from .navigation import FindBar, ViewActions
 from .overlays import LegendWidget, MinimapWidget
 from .recovery import Recovery
 from .scene import FabricScene
+from .status_bar import StatusBar
 from .tooltips import tooltip
 from .view import FabricView
 
@@ -101,7 +102,8 @@ class MainWindow(QMainWindow):
         self.resizeDocks([self.inspector, self.preview], [300, 400], Qt.Vertical)
 
     def _make_status_bar(self) -> None:
-        bar = self.statusBar()
+        bar = StatusBar(self)
+        self.setStatusBar(bar)
         self.counts_label = QLabel()
         self.zoom_label = QLabel()
         bar.addPermanentWidget(self.counts_label)
