@@ -5,6 +5,7 @@ click, on the X server's pixels: test_xvfb.py; the diagram's title block: test_r
 from __future__ import annotations
 
 from PySide6.QtCore import QPointF
+from PySide6.QtWidgets import QFormLayout
 
 from designer.gui.commands import MoveNicCommand
 from designer.gui.interactions.palette_drop import drop, mime_for
@@ -53,3 +54,14 @@ def test_the_toolbar_keeps_its_place_as_the_undo_text_grows(window, qtbot):
     assert toolbar.widgetForAction(actions["undo"]).text() == "Undo"
     after = {name: toolbar.widgetForAction(actions[name]).geometry() for name in before}
     assert after == before
+
+
+def test_select_all_is_one_selection_change(window):
+    """Each item's selection was announced on its own, and each announcement re-listed the whole
+    selection and rebuilt the inspector: Ctrl+A ran for minutes at 1,024 servers (now ~1 s)."""
+    changes = []
+    window.scene.selectionChanged.connect(lambda: changes.append(1))
+    window.actions_by_name["select_all"].trigger()
+    shown = [i for i in (*window.scene.devices.values(), *window.scene.links.values()) if i.isVisible()]
+    assert changes == [1] and all(i.isSelected() for i in shown)
+    assert window.inspector.form.rowCount() == 1 and "objects" in window.inspector.form.itemAt(0, QFormLayout.FieldRole).widget().text()
