@@ -23,6 +23,7 @@ from pathlib import Path
 from PySide6.QtCore import QLockFile, QObject, QStandardPaths, QTimer
 
 SUFFIX = ".fabric.yaml"
+LEGACY_NAME = "recovery.fabric.yaml"     # the shared file of earlier versions, beside the folder
 ABOUT_SUFFIX = ".json"
 LOCK_SUFFIX = ".lock"
 EVERY_MS = 60_000
@@ -188,12 +189,28 @@ class Recovery(QObject):
     def about(self) -> RecoveredDesign:
         return read_about(self.path)
 
+    def _take_legacy(self) -> None:
+        """The one recovery file every window shared before (``recovery.fabric.yaml`` beside the
+        folder) moves in as a crashed window's, so a crash just before an upgrade is still offered."""
+        old = self.folder.parent / LEGACY_NAME
+        if not old.is_file():
+            return
+        new = self.folder / f"{uuid.uuid4().hex[:12]}{SUFFIX}"
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            if about_path(old).is_file():
+                os.replace(about_path(old), about_path(new))
+            os.replace(old, new)
+        except OSError:           # another window took it first, or the folder is not writable
+            pass
+
     def pending(self) -> bool:
         return self.path.is_file()
 
     def orphans(self) -> list[Orphan]:
         """The recovery files of windows that are no longer running, newest first, each claimed
         (locked) by this process until released or discarded; this window's own file is not one."""
+        self._take_legacy()
         found = []
         for path in sorted(self.folder.glob(f"*{SUFFIX}")) if self.folder.is_dir() else ():
             if path == self.path:

@@ -81,3 +81,17 @@ def test_gui_tests_never_touch_the_users_settings_or_recovery_folder(window):
     scope = default_folder().parent
     assert user.fileName().startswith(str(scope)), user.fileName()
     assert window.recovery.folder != default_folder()       # the fixture's window: its test's own folder
+
+
+def test_the_shared_recovery_file_of_earlier_versions_is_offered_once(qtbot, window, tmp_path, monkeypatch):
+    from designer.storage import save
+    f = window.document.fabric
+    window.document.execute(MoveNicCommand(f, "su1-srv01/nic0", "su1-leaf-r1"))
+    legacy = window.recovery.folder.parent / "recovery.fabric.yaml"
+    save(f, legacy)
+    asked = _answering(monkeypatch, QMessageBox.Yes)
+    second = _another(qtbot, window, tmp_path, "second")
+    assert second.files.offer_restore() and len(asked) == 1
+    assert dumps(second.document.fabric) == dumps(f) and not legacy.exists()
+    third = _another(qtbot, window, tmp_path, "third")
+    assert third.files.offer_restore() is False and len(asked) == 1
