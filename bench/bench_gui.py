@@ -270,13 +270,14 @@ def _rewire(app, window, switches: list[str], upper: str, edit, name: str) -> No
 
 
 def main(argv: list[str]) -> int:
-    from designer.gui.app import application
+    from designer.gui.app import application, use_private_scope
     from designer.gui.main_window import MainWindow
     app = application()
     with tempfile.TemporaryDirectory() as tmp:
+        use_private_scope(Path(tmp))          # never the user's recent files or recovery files
         small = build(BuildSpec(sus=1, servers_per_su=1, server_model="gpu-4x400g"), builtin_catalog())
         from PySide6.QtCore import QSettings
-        window = MainWindow(small, recovery_path=Path(tmp) / "rec.yaml",
+        window = MainWindow(small, recovery_dir=Path(tmp) / "recovery",
                             settings=QSettings(str(Path(tmp) / "s.ini"), QSettings.IniFormat))
         window.resize(1600, 1000)
         window.show()

@@ -22,6 +22,19 @@ def application():
     return app
 
 
+def use_private_scope(folder: Path) -> None:
+    """Keep this process's settings (recent files, window state) and recovery files in ``folder``,
+    never the user's: for tests, benchmarks and scripted runs. Call it before the first window."""
+    from PySide6.QtCore import QSettings
+    from .recovery import set_default_folder
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    QSettings.setDefaultFormat(QSettings.IniFormat)
+    for scope in (QSettings.UserScope, QSettings.SystemScope):
+        QSettings.setPath(QSettings.IniFormat, scope, str(folder / "settings"))
+    set_default_folder(folder / "recovery")
+
+
 def _release_clipboard() -> None:
     """Qt's offscreen platform (headless runs, tests, `render`) crashed the process at exit when the
     clipboard still held a copied selection: it is cleared first there. Other platforms keep it."""

@@ -217,25 +217,37 @@ class FileActions(QObject):
 
     # ------------------------------------------------------------------ crash recovery
     def offer_restore(self) -> bool:
-        """At start: a recovery file left by a crash is offered back; True when restored."""
+        """At start: what a window that crashed left is offered back, newest first; True when one
+        was restored. A window that is still running keeps its work to itself (its lock is held)."""
         recovery = self.window.recovery
-        if not recovery.pending():
-            return False
-        about = recovery.about()
-        answer = QMessageBox.question(
-            self.window, "Restore unsaved work?",
-            f"The designer did not close cleanly. Restore the unsaved changes to {about.describe()}?",
-            QMessageBox.Yes | QMessageBox.No, QMessageBox.Yes)
-        if answer != QMessageBox.Yes:
-            recovery.discard()
-            return False
+        orphans = recovery.orphans()
         try:
-            fabric = recovery.load()
-        except Exception as exc:
-            QMessageBox.critical(self.window, "Cannot restore", f"{recovery.path}: {exc}")
-            recovery.discard()
+            for orphan in orphans:
+                answer = QMessageBox.question(
+                    self.window, "Restore unsaved work?",
+                    f"A designer window did not close cleanly. Restore its unsaved changes to "
+                    f"{orphan.about.describe()}?", QMessageBox.Yes | QMessageBox.No, QMessageBox.Yes)
+                if answer != QMessageBox.Yes:
+                    orphan.discard()
+                    continue
+                return self._restore(orphan)
             return False
+        finally:
+            for orphan in orphans:
+                orphan.release()              # the ones not asked about stay for a later start
+
+    def _restore(self, orphan) -> bool:
+        try:
+            fabric = orphan.load()
+        except Exception as exc:
+            QMessageBox.critical(self.window, "Cannot restore", f"{orphan.path}: {exc}")
+            orphan.discard()
+            return False
+        about = orphan.about
         self.document.replace(fabric, about.path, restored=True)
+        self.window.recovery.save_now()       # this window's own copy first, then the crashed one's goes
+        if self.window.recovery.last_error is None:
+            orphan.discard()
         target = f"Save writes {about.path}" if about.path else "save it to keep it"
         self.status(f"restored the unsaved changes to {about.name}; {target}")
         return True

@@ -137,7 +137,8 @@ def build(window) -> None:
 
     short = {"mode_select": "Select", "mode_cable": "Cable", "mode_pan": "Pan", "fit": "Fit",
              "collapse_su": "Collapse SU", "expand_all": "Expand all", "previous_finding": "◀ Error",
-             "next_finding": "Error ▶", "trace_path": "Trace path"}
+             "next_finding": "Error ▶", "trace_path": "Trace path",
+             "undo": "Undo", "redo": "Redo"}    # the menu says what (Undo Move NIC ...); a toolbar that grew moved
     for name, text in short.items():
         w.actions_by_name[name].setIconText(text)
     tb = w.addToolBar("Main")

@@ -15,6 +15,7 @@ from .items import OVERVIEW_LOD
 MIN_SCALE, MAX_SCALE = 0.005, 8.0
 STEP = 1.2
 FOCUS_MAX_SCALE = 1.5       # centring on a finding's objects zooms in at most this far
+FIT_MAX_SCALE = 1.0         # a fit never enlarges: an empty or tiny design opened at 530 %
 MODES = ("select", "cable", "pan")
 MODE_CURSORS = {"select": Qt.ArrowCursor, "cable": Qt.CrossCursor, "pan": Qt.OpenHandCursor}
 
@@ -75,14 +76,14 @@ class FabricView(QGraphicsView):
         self._follow_zoom()
 
     def fit(self) -> None:
-        """The whole design, as large as the window allows, beside the legend (not under it)."""
+        """The whole design, as large as the window allows up to 100 %, beside the legend (not under it)."""
         self.auto_fit = True
         rect = self.scene().content_rect()
         vp = self.viewport().rect()
         left = max((o.reserved_left() for o in self.overlays), default=0)
         avail_w, avail_h = vp.width() - left - 8, vp.height() - 8
         if not rect.isEmpty() and avail_w > 10 and avail_h > 10:
-            k = max(MIN_SCALE, min(MAX_SCALE, avail_w / rect.width(), avail_h / rect.height()))
+            k = max(MIN_SCALE, min(FIT_MAX_SCALE, avail_w / rect.width(), avail_h / rect.height()))
             self.setTransform(QTransform.fromScale(k, k))
             shift = (vp.width() / 2 - (left + avail_w / 2)) / k
             self.centerOn(rect.center() + QPointF(shift, 0))

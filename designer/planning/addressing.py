@@ -52,8 +52,12 @@ class PoolNeed:
 
 def leaf_subnet_prefix(links: dict[str, LeafLinks]) -> int:
     """One subnet size for every leaf: fits the busiest leaf's NICs plus gateway, network, broadcast."""
-    busiest = max((len(l.downlinks) for l in links.values()), default=0)
-    return min(30, 32 - math.ceil(math.log2(busiest + 3)))
+    return hosts_prefix(max((len(l.downlinks) for l in links.values()), default=0))
+
+
+def hosts_prefix(hosts: int) -> int:
+    """The longest prefix (at most /30) whose subnet holds ``hosts`` NICs, the gateway, network and broadcast."""
+    return min(30, 32 - math.ceil(math.log2(hosts + 3)))
 
 
 def plane_part(cidr: str, what: str, plane: int, planes: int) -> tuple[int, int]:

@@ -3,7 +3,9 @@
 - `rail_cabling`: every rail NIC of the given servers onto a leaf of its rail in its server's SU.
 - `spine_mesh`: every given leaf onto the spines it meshes with (`topology.expected_spines`: its fabric
   plane, spine group and spine plane), evenly, with enough uplinks for the design's allowed
-  oversubscription.
+  oversubscription over the servers it carries: its server cables, or, before they are drawn, the
+  NICs of its rail (and plane) in its SU's servers, shared among that SU's leaves of the rail. A leaf
+  with neither is left alone, with a note saying to add and cable its servers first.
 - `core_mesh`: every given spine onto the cores of its core group (`topology.expected_cores`),
   evenly, with enough uplinks for the allowed spine oversubscription.
 
@@ -92,7 +94,31 @@ def spine_mesh(fabric: Fabric, leaf_ids) -> Plan:
         found = expected_spines(fabric, leaf)
         return found, "spines of its plane", (f"{mesh_scope(fabric, leaf, 'the design')} has no spines for "
                                               f"{leaf.id}; add spines from the palette")
-    return _mesh(fabric, leaf_ids, Role.LEAF, fabric.settings.max_oversubscription, spines)
+    return _mesh(fabric, leaf_ids, Role.LEAF, fabric.settings.max_oversubscription, spines, _ServerLoad(fabric))
+
+
+class _ServerLoad:
+    """The server bandwidth a leaf will carry when its SU's NICs of its rail are cabled (Gb/s)."""
+
+    def __init__(self, fabric: Fabric):
+        self.fabric = fabric
+        self._nics: dict | None = None
+        self._leaves: dict | None = None
+
+    def __call__(self, leaf) -> int:
+        f = self.fabric
+        if self._nics is None:
+            self._nics, self._leaves = {}, {}
+            for server in f.servers.values():
+                for nic in server.nics:
+                    if nic.rail is not None:
+                        key = (server.su, nic.rail, nic.fabric_plane)
+                        self._nics[key] = self._nics.get(key, 0) + nic.speed
+            for other in f.leaves():
+                key = (other.su, other.rail, other.fabric_plane)
+                self._leaves[key] = self._leaves.get(key, 0) + 1
+        key = (leaf.su, leaf.rail, leaf.fabric_plane)
+        return math.ceil(self._nics.get(key, 0) / max(self._leaves.get(key, 1), 1))
 
 
 def core_mesh(fabric: Fabric, spine_ids) -> Plan:
@@ -105,9 +131,10 @@ def core_mesh(fabric: Fabric, spine_ids) -> Plan:
     return _mesh(fabric, spine_ids, Role.SPINE, fabric.settings.max_spine_oversubscription, cores)
 
 
-def _mesh(fabric: Fabric, ids, role: Role, ratio: float, targets) -> Plan:
+def _mesh(fabric: Fabric, ids, role: Role, ratio: float, targets, expected=None) -> Plan:
     """Each switch of ``ids`` (a ``role``) meshed up to what ``targets(switch)`` gives: (the upper
-    switches, what they are, the problem to report when there are none)."""
+    switches, what they are, the problem to report when there are none). ``expected(switch)``: the
+    downlink bandwidth it will carry when that is more than what is cabled (None: what is cabled)."""
     plan, free = Plan(), _FreePorts(fabric)
     upper = "spines" if role is Role.LEAF else "cores"
     for switch_id in sorted(set(ids), key=natural_key):
@@ -121,14 +148,20 @@ def _mesh(fabric: Fabric, ids, role: Role, ratio: float, targets) -> Plan:
             plan.problems.append(problem)
             continue
         links = (leaf_links if role is Role.LEAF else spine_links)(fabric, switch_id)
-        _mesh_up(fabric, plan, free, switch_id, uppers, links, ratio or 1.0, what)
+        down = max(sum(p.speed for p, _ in links.downlinks), expected(switch) if expected else 0)
+        if expected and not down:
+            plan.problems.append(f"{switch_id} has no servers to carry yet, so how many uplinks it needs is not "
+                                 f"known: add servers to SU{switch.su} and cable them (Design > Cable NICs to their "
+                                 "rail leaves), then connect it to its spines")
+            continue
+        _mesh_up(fabric, plan, free, switch_id, uppers, links, ratio or 1.0, what, down)
     return plan
 
 
 def _mesh_up(fabric, plan: Plan, free: _FreePorts, lower: str, uppers: list[str], links, ratio: float,
-             what: str) -> None:
+             what: str, down: int) -> None:
     """Plan uplinks from switch ``lower`` (its ``links``: downlinks and uplinks) to each of ``uppers``:
-    at least one each, enough for ``ratio`` over its downlinks, the same number to each."""
+    at least one each, enough for ``ratio`` over ``down`` Gb/s of downlinks, the same number to each."""
     per_upper = {u: 0 for u in uppers}
     for _, up_ep in links.uplinks:
         upper = split_endpoint(up_ep)[0]
@@ -138,7 +171,6 @@ def _mesh_up(fabric, plan: Plan, free: _FreePorts, lower: str, uppers: list[str]
     if speed is None:
         plan.problems.append(f"{lower} and the {what} have no free ports of a common speed")
         return
-    down = sum(p.speed for p, _ in links.downlinks)
     have = sum(per_upper.values())
     want = max(math.ceil(down / (ratio * speed)) if down else 0, len(uppers))
     want = len(uppers) * math.ceil(want / len(uppers))          # even over the upper switches

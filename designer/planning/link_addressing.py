@@ -5,7 +5,11 @@ multi-plane design, its plane's part of each pool), and nothing else in the desi
 - NIC to leaf, ``p2p31``: a /31 from the leaf's rail pool, the leaf port the even address.
 - NIC to leaf, ``subnet-per-leaf``: the lowest free host of the leaf's subnet (the subnet of its
   gateway ``<leaf>/svi``); a leaf without a gateway first gets the lowest free subnet of its rail's
-  pool, of the size the design's other leaf subnets have, and the subnet's first host as gateway.
+  pool and the subnet's first host as gateway. The subnet is the size the design's other leaf
+  subnets have, or larger when the leaf's SU has more NICs of its rail (and plane) than that holds;
+  in a design with no leaf subnet yet (one drawn by hand), it is sized for every server port the
+  leaf has (half its ports at the NIC's speed when the design has spines, 1:1), so the servers
+  cabled one at a time after the first still find an address.
 - Leaf to spine: a /31 from the fabric pool, the spine port the even address.
 - Spine to core: a /31 from the fabric pool, the core port the even address.
 - A switch: a /32 loopback from the loopback pool; an ASN as `asns.next_asn` says (a leaf its own,
@@ -28,7 +32,7 @@ from ..model.addressing import PARSED, cidr_str, ip_str, network_of, parse_cidr,
 from ..model.errors import ModelError
 from ..model.fabric import Fabric, asn_key
 from ..model.ids import split_endpoint
-from .addressing import leaf_subnet_prefix, loopback_key, pool_name, rail_pool, svi_key, switch_pool
+from .addressing import hosts_prefix, leaf_subnet_prefix, loopback_key, pool_name, rail_pool, svi_key, switch_pool
 from .asns import next_asn
 from .errors import PlanningError
 from .topology import all_leaf_links
@@ -141,7 +145,7 @@ def address_links(fabric: Fabric, link_ids) -> Addressed:
     pools = _Pools(fabric)
     out = _Writer(fabric, pools)
     problems: list[str] = []
-    prefix = None
+    prefixes = _LeafPrefixes(fabric)
     for link_id in link_ids:
         link = fabric.links.get(link_id)
         if link is None:
@@ -157,9 +161,7 @@ def address_links(fabric: Fabric, link_ids) -> Addressed:
                     base, plen = rail_pool(fabric, leaf.rail, leaf.fabric_plane)
                     _pair(out, _rail_pool_name(fabric, leaf), base, plen, lower_ep, upper_ep)
                 else:
-                    if prefix is None:
-                        prefix = _leaf_prefix(fabric)
-                    _host(out, leaf, upper_ep, prefix)
+                    _host(out, leaf, upper_ep, prefixes)
         except (PlanningError, ModelError) as exc:
             problems.extend(getattr(exc, "problems", None) or [str(exc)])
     return Addressed(out.changes, problems)
@@ -255,22 +257,39 @@ def _fitting_pair(pools: _Pools, even: str | None, odd: str | None, base: int, p
             and held.get(ea) == 1 and held.get(oa) == 1)
 
 
-def _leaf_prefix(fabric: Fabric) -> int:
-    """The size the design's leaf subnets have (the most common gateway prefix), else what the
-    planner would choose for this wiring."""
-    gateways = (fabric.addresses.get(svi_key(leaf.id)) for leaf in fabric.leaves())
-    prefixes = Counter(split_cidr(v)[1] for v in gateways if v)
-    if prefixes:
-        return max(sorted(prefixes), key=lambda p: prefixes[p])
-    return leaf_subnet_prefix(all_leaf_links(fabric))
+class _LeafPrefixes:
+    """The size of a new leaf subnet (see the module's docstring); the design's look is read once."""
+
+    def __init__(self, fabric: Fabric):
+        self.fabric = fabric
+        gateways = (fabric.addresses.get(svi_key(leaf.id)) for leaf in fabric.leaves())
+        counts = Counter(split_cidr(v)[1] for v in gateways if v)
+        self.common = max(sorted(counts), key=lambda p: counts[p]) if counts else None
+        self._busiest: int | None = None      # the prefix the busiest leaf's cables need
+        self._nics: Counter | None = None
+
+    def of(self, leaf, nic_speed: int) -> int:
+        f = self.fabric
+        if self._nics is None:               # NICs per (SU, rail, plane): read only when a subnet is new
+            self._nics = Counter((server.su, nic.rail, nic.fabric_plane) for server in f.servers.values()
+                                 for nic in server.nics if nic.rail is not None)
+        on_rail = self._nics[(leaf.su, leaf.rail, leaf.fabric_plane)]
+        if self.common is not None:
+            return min(self.common, hosts_prefix(on_rail))
+        if self._busiest is None:
+            self._busiest = leaf_subnet_prefix(all_leaf_links(f))
+        ports = sum(1 for p in f.ports(leaf.id).values() if p.speed == nic_speed)
+        server_ports = ports // 2 if f.spines() else ports
+        return min(hosts_prefix(on_rail), hosts_prefix(server_ports), self._busiest)
 
 
-def _host(out: _Writer, leaf, nic_id: str, prefix: int) -> None:
+def _host(out: _Writer, leaf, nic_id: str, prefixes: _LeafPrefixes) -> None:
     f, pools = out.fabric, out.pools
     if f.is_pinned(nic_id):
         return
     gateway = f.addresses.get(svi_key(leaf.id))
     if gateway is None:
+        prefix = prefixes.of(leaf, f.nic(nic_id).speed)
         base, plen = rail_pool(f, leaf.rail, leaf.fabric_plane)
         net = pools.free_block(_rail_pool_name(f, leaf), base, plen, size(prefix))
         gateway = cidr_str(net + 1, prefix)

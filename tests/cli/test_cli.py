@@ -52,7 +52,8 @@ def test_malformed_file_exits_2_with_one_message(tmp_path, capsys):
 
 
 def test_impossible_parameters_say_what_is_short(tmp_path, capsys):
-    code, _, err = run(capsys, "new", "--preset", "superpod-su", "--sus", "12", "-o", str(tmp_path / "x.yaml"))
+    code, _, err = run(capsys, "new", "--preset", "superpod-su", "--sus", "12", "--core-tier", "off",   # one tier of spines
+                       "-o", str(tmp_path / "x.yaml"))
     assert code == 2 and "short by 16 uplinks" in err
     assert not (tmp_path / "x.yaml").exists()
 

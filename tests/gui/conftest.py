@@ -18,7 +18,7 @@ def window(qtbot, tmp_path, default_fabric, monkeypatch):
     from designer.gui.main_window import MainWindow
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.Discard)
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.IniFormat)
-    w = MainWindow(default_fabric, recovery_path=tmp_path / "recovery.fabric.yaml", settings=settings)
+    w = MainWindow(default_fabric, recovery_dir=tmp_path / "recovery", settings=settings)
     qtbot.addWidget(w)
     w.resize(1200, 800)
     w.show()
@@ -26,6 +26,13 @@ def window(qtbot, tmp_path, default_fabric, monkeypatch):
     w.view.fit()
     yield w
     w.recovery.discard()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _private_scope(tmp_path_factory):
+    """No GUI test reads or writes the user's settings (recent files) or recovery files."""
+    from designer.gui.app import use_private_scope
+    use_private_scope(tmp_path_factory.mktemp("user-scope"))
 
 
 @pytest.fixture(autouse=True)

@@ -94,3 +94,16 @@ def test_new_from_preset_plans_for_a_final_size(qtbot, catalog):
     assert fabric.settings.growth.final_sus == 8 and len(fabric.leaves()) == 16
     dialog.inputs["final_sus"].setValue(1)
     assert "below sus" in dialog.derived.text() and not dialog.buttons.button(dialog.buttons.StandardButton.Ok).isEnabled()
+
+def test_new_from_preset_follows_the_presets_scale_steps_as_the_su_count_changes(qtbot, catalog):
+    dialog = NewFromPresetDialog(catalog)
+    qtbot.addWidget(dialog)
+    dialog.select_preset("superpod-su")
+    dialog.inputs["sus"].setValue(65)              # the step that widens the fabric pool
+    assert dialog.spec() == load_preset("superpod-su").spec(sus=65)
+    assert dialog.buttons.button(QDialogButtonBox.Ok).isEnabled()
+    dialog.inputs["sus"].setValue(2)
+    assert dialog.inputs["fabric_pool"].text() == "10.254.0.0/16"
+    dialog.inputs["fabric_pool"].setText("10.200.0.0/14")   # a value typed by hand stays
+    dialog.inputs["sus"].setValue(100)
+    assert dialog.spec().fabric_pool == "10.200.0.0/14"

@@ -54,9 +54,11 @@ def _restarted(qtbot, window, tmp_path, monkeypatch) -> tuple:
     (the window, the question it asked)."""
     from designer.gui.app import default_fabric as fresh
     from designer.gui.main_window import MainWindow
+    from tests.gui.crash import crash
+    crash(window)
     asked = []
     monkeypatch.setattr(QMessageBox, "question", lambda parent, title, text, *a: asked.append(text) or QMessageBox.Yes)
-    second = MainWindow(fresh(), recovery_path=window.recovery.path,
+    second = MainWindow(fresh(), recovery_dir=window.recovery.folder,
                         settings=QSettings(str(tmp_path / "second.ini"), QSettings.IniFormat))
     qtbot.addWidget(second)
     assert second.files.offer_restore()

@@ -97,3 +97,35 @@ def test_the_windows_export_shows_no_selection_marks_or_overlays(window, tmp_pat
     out = tmp_path / "from-window.png"
     assert window.files.export_diagram(str(out))
     assert out.read_bytes() == clean.read_bytes()
+
+
+def _overlaps(footer) -> list[tuple[str, str]]:
+    texts = [(t, r) for t, _, r in footer.lines if t] + [(t, r) for t, _, r in footer.legend]
+    boxes = texts + [(f"chip {i}", r) for i, r in footer.chips]
+    return [(a, b) for i, (a, ra) in enumerate(boxes) for b, rb in boxes[i + 1:] if ra.intersects(rb)]
+
+
+def test_the_title_block_is_measured_and_the_legend_never_covers_it(qapp, default_fabric):
+    from designer.gui.render import footer_layout
+    from designer.gui.scene import FabricScene
+    from tests.conftest import preset_fabric
+    for fabric in (default_fabric, preset_fabric("superpod-su", sus=2)):
+        scene = FabricScene(fabric)
+        width = scene.content_rect().width()
+        base = max(12.0, width / 110)
+        footer = footer_layout(fabric, width, base, "2026-01-01")
+        scene.detach()
+        assert _overlaps(footer) == []                   # the counts line ran under the legend's chips
+        for _, _, rect in footer.lines + footer.legend:
+            assert 0 <= rect.left() and rect.right() <= width and rect.bottom() <= footer.height
+    narrow = footer_layout(default_fabric, 400, 12, "2026-01-01")      # too narrow for both side by side
+    assert _overlaps(narrow) == [] and narrow.legend[0][2].top() >= narrow.lines[-1][2].bottom()
+
+
+def test_a_design_started_empty_and_saved_is_titled_by_its_file_not_untitled(window, tmp_path):
+    assert window.files.new_empty()
+    assert window.files.save_to(tmp_path / "rack-a.fabric.yaml")
+    out = tmp_path / "rack-a.svg"
+    assert window.files.export_diagram(str(out))
+    text = out.read_text(encoding="utf-8")
+    assert "<title>rack-a - rail-designer diagram</title>" in text and "untitled" not in text

@@ -94,6 +94,11 @@ def test_connect_spines_to_their_cores_is_one_undo_step_and_addresses_every_upli
     assert "select spines" in window.statusBar().currentMessage()
 
 
+def _type(field, text: str) -> None:
+    field.setText(text)
+    field.editingFinished.emit()
+
+
 def _form(inspector) -> dict[str, str]:
     form, out = inspector.form, {}
     for row in range(form.rowCount()):
@@ -113,19 +118,24 @@ def test_the_inspector_shows_a_cores_group_and_plane_and_edits_them_as_undoable_
     assert shown["Role"] == "core (super-spine)" and shown["Core group"] == "3" and shown["Fabric plane"] == "0"
     assert shown["ASN"] == str(f.settings.core_asn)
     before = dumps(f)
-    window.inspector.fields["group"].setValue(5)
+    _type(window.inspector.fields["group"], "5")
     assert f.switches["cg3-core-01"].group == 5 and window.document.undo_stack.count() == 1
     assert window.document.undo_stack.text(0) == "Put cg3-core-01 in core group 5"
     window.document.undo_stack.undo()
     assert dumps(f) == before
     window.scene.select_ids(["su3-leaf-r0"])
     assert _form(window.inspector)["Spine group"] == "2"
-    window.inspector.fields["group"].setValue(0)                        # "none"
+    _type(window.inspector.fields["group"], "0")                        # "none"
     assert f.switches["su3-leaf-r0"].group is None
     assert window.inspector.fields["group"].text() == "none"
-    window.inspector.fields["fabric_plane"].setValue(1)
-    assert f.switches["su3-leaf-r0"].fabric_plane == 1
-    assert any(x.code == "RD049" for x in window.checks.run_now() or window.checks.findings)
+    ungrouped = dumps(f)
+    window.inspector.fields["fabric_plane"].setText("1")      # a plane this one-plane design lacks (RD049)
+    window.inspector.fields["fabric_plane"].editingFinished.emit()
+    assert dumps(f) == ungrouped and "one fabric plane" in window.inspector.error.text()
+    twin = open_design(twin_plane())
+    window.scene.select_ids(["pl0-su1-leaf-r0"])
+    _type(window.inspector.fields["fabric_plane"], "1")                  # twin-plane: plane 1 exists
+    assert twin.switches["pl0-su1-leaf-r0"].fabric_plane == 1 and window.inspector.error.text() == ""
 
 
 def test_the_inspector_shows_a_nics_fabric_plane(window, open_design):

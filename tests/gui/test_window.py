@@ -55,11 +55,13 @@ def test_recovery_file_restores_an_unsaved_edit(qtbot, window, tmp_path, default
     edited = dumps(f)
     window.recovery.save_now()
     assert window.recovery.path.is_file()
-    # a "crash": the next start finds the recovery file and offers it
+    # a crash: the next start finds the recovery file and offers it
+    from tests.gui.crash import crash
+    crash(window)
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.Yes)
     from designer.gui.app import default_fabric as fresh
     from PySide6.QtCore import QSettings
-    second = MainWindow(fresh(), recovery_path=window.recovery.path,
+    second = MainWindow(fresh(), recovery_dir=window.recovery.folder,
                         settings=QSettings(str(tmp_path / "second.ini"), QSettings.IniFormat))
     qtbot.addWidget(second)
     assert second.files.offer_restore()

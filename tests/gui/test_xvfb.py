@@ -72,11 +72,12 @@ def _wait_until_it_answers(display: str, server, log: Path) -> None:
 
 
 class Driver:
-    def __init__(self, display: str, folder: Path):
+    def __init__(self, display: str, folder: Path, *args: str):
         self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
         self.env = {**os.environ, "DISPLAY": display, "QT_QPA_PLATFORM": "xcb", "HOME": str(folder),
                     "XDG_RUNTIME_DIR": str(folder), "XDG_CONFIG_HOME": str(folder), "XDG_DATA_HOME": str(folder)}
-        self.app = subprocess.Popen([sys.executable, str(APP), str(folder)], env=self.env,
+        self.app = subprocess.Popen([sys.executable, str(APP), str(folder), *args], env=self.env,
                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
     def wait_for(self, name: str) -> dict:
@@ -135,5 +136,64 @@ def test_a_real_mouse_drag_of_a_nic_recables_it_and_a_middle_drag_pans_while_hel
         assert held["centre"] != after["centre"]                  # the view moved while the button was held ...
         assert held["pixels"] != after["pixels"]                  # ... and the canvas was repainted
         assert held["peer"] == after["peer"]                      # panning edits nothing
+    finally:
+        driver.close()
+
+
+def test_a_second_window_on_the_same_or_another_file_is_not_offered_the_first_ones_work(display, tmp_path):
+    """Issue 23: two windows shared one recovery file, and the second asked "Restore unsaved work?"
+    and loaded the first one's edits. Now only a window that really died (SIGKILL) is offered."""
+    from designer.gui.app import default_fabric
+    from designer.storage import save
+    shared = tmp_path / "recovery"
+    mine, other = tmp_path / "mine.fabric.yaml", tmp_path / "other.fabric.yaml"
+    save(default_fabric(), mine)
+    save(default_fabric(), other)
+    first = Driver(display, tmp_path / "first", "--recovery", str(shared), "--open", str(mine))
+    windows = [first]
+    try:
+        first.wait_for("ready")
+        edited = first.ask("edit")
+        assert edited["recovery"] and edited["undo"] == 1            # unsaved work, autosaved
+        for name, design in (("same", mine), ("different", other)):
+            second = Driver(display, tmp_path / name, "--recovery", str(shared), "--open", str(design), "--restore")
+            windows.append(second)
+            assert second.wait_for("ready")["modal"] is None
+            time.sleep(0.5)
+            later = second.ask("later")
+            assert later["modal"] is None and later["undo"] == 0 and later["peer"].startswith("su1-leaf-r0/")
+        first.app.kill()                                                # a real crash of the first window
+        first.app.wait(20)
+        after = Driver(display, tmp_path / "after", "--recovery", str(shared), "--restore")
+        windows.append(after)
+        assert after.wait_for("ready")["modal"] == "Restore unsaved work?"
+    finally:
+        for driver in reversed(windows):
+            if driver.app.poll() is None and driver is windows[-1]:
+                driver.app.kill()                                       # it waits on the question
+            driver.close()
+
+
+def test_after_select_all_and_a_click_on_the_canvas_no_cable_is_left_drawn_selected(display, tmp_path):
+    """Issue 23: Ctrl+A then a click deselected every cable, but the cables stayed black on screen
+    (the cable layer took them back without their area being repainted). Compared on the X server's
+    own pixels, not a fresh render."""
+    driver = Driver(display, tmp_path)
+    try:
+        ready = driver.wait_for("ready")
+        driver.xdotool("mousemove", *ready["empty"])
+        driver.xdotool("click", 1)                       # focus the canvas; nothing selected
+        time.sleep(0.5)
+        before = driver.ask("before")
+        assert before["selected"] == 0
+        driver.xdotool("key", "ctrl+a")
+        time.sleep(0.5)
+        selected = driver.ask("selected")
+        assert selected["selected"] > 0 and selected["screen"] != before["screen"]   # drawn selected
+        driver.xdotool("click", 1)
+        time.sleep(0.5)
+        after = driver.ask("after")
+        assert after["selected"] == 0
+        assert after["screen"] == before["screen"]       # every cable back as it was drawn
     finally:
         driver.close()

@@ -61,6 +61,8 @@ class NewFromPresetDialog(QDialog):
         for f in dataclasses.fields(BuildSpec):
             widget = self._input(f.name, f.type)
             self.inputs[f.name] = widget
+            if f.name == "sus":
+                widget.valueChanged.connect(self._rescale)
             self.form.addRow(f.name.replace("_", " "), widget)
         scroll = QScrollArea()
         scroll.setWidget(form_host)
@@ -147,9 +149,32 @@ class NewFromPresetDialog(QDialog):
 
     def load_preset(self, name: str) -> None:
         preset = load_preset(name)
+        self.preset = preset
         self.description.setText(f"<b>{_escape(name)}</b>: {_escape(preset.description)}")
-        values = dataclasses.asdict(preset.spec())
-        for key, widget in self.inputs.items():
+        self.shown = dataclasses.asdict(preset.spec())
+        self._show(self.shown, self.inputs)
+        self.update_derived()
+
+    def _rescale(self, *_args) -> None:
+        """The SU count changed: the fields the preset sizes by it (its scale steps) follow, unless edited."""
+        preset = getattr(self, "preset", None)
+        steps = {key for step in getattr(preset, "scale", ()) for key in step.parameters}
+        if not steps:
+            return
+        try:
+            wanted = dataclasses.asdict(preset.spec(sus=self.inputs["sus"].value()))
+        except ValueError:              # beyond the preset's largest size: the derived numbers say why
+            return
+        current = dataclasses.asdict(self.spec())
+        keys = [k for k in steps if current[k] == self.shown[k] and wanted[k] != self.shown[k]]
+        self.shown.update({k: wanted[k] for k in steps if current[k] == self.shown[k]})
+        self._show(wanted, keys)
+        if keys:
+            self.update_derived()
+
+    def _show(self, values: dict, keys) -> None:
+        for key in keys:
+            widget = self.inputs[key]
             widget.blockSignals(True)
             value = values[key]
             if isinstance(widget, QComboBox):
@@ -159,7 +184,6 @@ class NewFromPresetDialog(QDialog):
             else:
                 widget.setText(str(value))
             widget.blockSignals(False)
-        self.update_derived()
 
     def spec(self) -> BuildSpec:
         values = {}

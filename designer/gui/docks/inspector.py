@@ -1,20 +1,43 @@
-"""Properties of the selected object. Edits go through commands; a refused value stays in its
-field, outlined red, with the model's reason underneath; Escape puts the field back as it was."""
+"""Properties of the selected object. Every field is text that is checked when the edit ends: a
+value that is not what the field takes (a number out of range, not a number, a host name or address
+the model refuses) is refused with the reason under the form and in the status bar, stays in its
+field outlined red, and changes nothing; Escape puts the field back as it was. Accepted edits go
+through commands."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import (QCheckBox, QDockWidget, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QSpinBox,
-                               QVBoxLayout, QWidget)
+import re
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import QCheckBox, QDockWidget, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
 
 from ...model.entities import Server
+from ...model.limits import MAX_FABRIC_PLANES, MAX_RAILS, excerpt
 from ...planning.addressing import loopback_key, svi_key
 from ..commands import (SetAddressCommand, SetHostnameCommand, SetNicRailCommand, SetSwitchRailCommand,
                         set_group_command, set_plane_command)
 
 BAD_STYLE = "border: 2px solid #c62828;"
-MAX_RAIL = 255
 MAX_GROUP = 100_000
+NONE = "none"
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+
+
+class Refused(ValueError):
+    """A field's text that is not a value the field takes; the message says what it takes."""
+
+
+def whole_number(text: str, what: str, low: int, high: int, none_allowed: bool = False) -> int | None:
+    """``text`` as a whole number from ``low`` to ``high`` (or None for "none"/empty when allowed)."""
+    text = text.strip()
+    if none_allowed and text.lower() in ("", NONE):
+        return None
+    takes = f"{what} takes a whole number from {low} to {high}" + (f", or {NONE}" if none_allowed else "")
+    if not _WHOLE.fullmatch(text):
+        raise Refused(f"{excerpt(text) if text else 'an empty field'} is not a whole number: {takes}")
+    if len(text.lstrip("+-")) > len(str(high)) or not low <= int(text) <= high:
+        raise Refused(f"{excerpt(text)} is out of range: {takes}")
+    return int(text)
 
 
 class FieldEdit(QLineEdit):
@@ -37,6 +60,8 @@ class FieldEdit(QLineEdit):
 
 
 class InspectorDock(QDockWidget):
+    refused = Signal(str)              # why a typed value was refused (the window shows it in the status bar)
+
     def __init__(self, document, parent=None):
         super().__init__("Inspector", parent)
         self.setObjectName("InspectorDock")
@@ -103,17 +128,21 @@ class InspectorDock(QDockWidget):
         if device.su is not None:
             self._label("SU", str(device.su))
         if role == "leaf":
-            self._spin("rail", "Rail", device.rail, 0, lambda v: SetSwitchRailCommand(f, device.id, v))
+            self._number("rail", "Rail", device.rail, lambda t: whole_number(t, "Rail", 0, MAX_RAILS - 1),
+                         lambda v: SetSwitchRailCommand(f, device.id, v))
             if svi_key(device.id) in f.addresses:
                 self._address(f, svi_key(device.id), "Gateway (SVI)")
         elif device.plane is not None:
             self._label("Spine plane", str(device.plane))
-        group = self._spin("group", "Core group" if role == "core" else "Spine group", device.group, 0,
-                           lambda v: set_group_command(f, device.id, v or None), none_at=0)
+        title = "Core group" if role == "core" else "Spine group"
+        group = self._number("group", title, device.group,
+                             lambda t: whole_number(t, title, 1, MAX_GROUP, none_allowed=True) if t.strip() != "0"
+                             else None, lambda v: set_group_command(f, device.id, v))
         group.setToolTip("A leaf's or spine's spine group (the leaves and spines meshed together), a core's "
-                         "core group; none in a two-tier design")
-        plane = self._spin("fabric_plane", "Fabric plane", device.fabric_plane, 0,
-                           lambda v: set_plane_command(f, device.id, v))
+                         f"core group; {NONE} (or 0) in a two-tier design")
+        planes = max(f.settings.fabric_planes, device.fabric_plane + 1, 1)
+        plane = self._number("fabric_plane", "Fabric plane", device.fabric_plane,
+                             lambda t: _plane(t, planes), lambda v: set_plane_command(f, device.id, v))
         plane.setToolTip(f"Which of the design's {f.settings.fabric_planes} independent planes the switch is on "
                          "(its cables stay; Design > Re-address the selection gives it that plane's addresses)")
         self._address(f, loopback_key(device.id), "Loopback")
@@ -125,7 +154,8 @@ class InspectorDock(QDockWidget):
         self._label("Netdev / RDMA", f"{nic.netdev} / {nic.rdma}")
         self._label("Speed", f"{nic.speed}G")
         self._label("GPUs", ", ".join(map(str, nic.gpus)) or "-")
-        self._spin("rail", "Rail", nic.rail, -1, lambda v: SetNicRailCommand(f, nic_id, None if v < 0 else v))
+        self._number("rail", "Rail", nic.rail, lambda t: whole_number(t, "Rail", 0, MAX_RAILS - 1, none_allowed=True),
+                     lambda v: SetNicRailCommand(f, nic_id, v))
         if f.settings.fabric_planes > 1 or nic.fabric_plane:
             self._label("Fabric plane", f"{nic.fabric_plane} (the server model's port)")
         self._label("Cabled to", f.peer(nic_id) or "not cabled")
@@ -140,24 +170,39 @@ class InspectorDock(QDockWidget):
 
     def _line(self, name: str, title: str, value: str, make_command) -> QLineEdit:
         edit = FieldEdit(value, lambda: self.error.setText(""))
-        edit.editingFinished.connect(lambda: edit.text() != value and self._run(edit, make_command(edit.text())))
+
+        def commit():
+            if edit.text() == edit.original:
+                self._accepted(edit)
+            elif self._run(edit, make_command(edit.text())):
+                edit.original = edit.text()
+
+        edit.editingFinished.connect(commit)
         self.form.addRow(title, edit)
         self.fields[name] = edit
         return edit
 
-    def _spin(self, name: str, title: str, value: int | None, minimum: int, make_command,
-              none_at: int = -1) -> QSpinBox:
-        """A whole number; the value ``none_at`` (when it is the minimum) reads "none" and means None."""
-        spin = QSpinBox()
-        spin.setRange(minimum, MAX_RAIL if name != "group" else MAX_GROUP)
-        if minimum == none_at:
-            spin.setSpecialValueText("none")
-        spin.setValue(minimum if value is None else value)
-        spin.setKeyboardTracking(False)
-        spin.valueChanged.connect(lambda v: self._run(spin, make_command(v)))
-        self.form.addRow(title, spin)
-        self.fields[name] = spin
-        return spin
+    def _number(self, name: str, title: str, value: int | None, parse, make_command) -> QLineEdit:
+        """A whole number typed as text; ``parse`` turns the text into the value or raises Refused."""
+        edit = FieldEdit(_shown(value), lambda: self.error.setText(""))
+        held = [value]                      # what the model holds (the form is rebuilt a moment after an edit)
+
+        def commit():
+            try:
+                new = parse(edit.text())
+            except Refused as exc:
+                self._refuse(edit, str(exc))
+                return
+            if new == held[0] or self._run(edit, make_command(new)):
+                held[0] = new
+                edit.original = _shown(new)
+                edit.setText(edit.original)
+                self._accepted(edit)
+
+        edit.editingFinished.connect(commit)
+        self.form.addRow(title, edit)
+        self.fields[name] = edit
+        return edit
 
     def _address(self, f, key: str, title: str) -> None:
         row = QWidget()
@@ -184,15 +229,38 @@ class InspectorDock(QDockWidget):
         self.fields["address"] = edit
         self.fields["pinned"] = pin
 
-    def _run(self, widget: QWidget, command) -> None:
+    def _run(self, widget: QWidget, command) -> bool:
         error = self.document.execute(command)
         if error:
-            widget.setStyleSheet(BAD_STYLE)
-            widget.setToolTip(error)
-            self.error.setText(error)
+            self._refuse(widget, error)
         else:
-            widget.setStyleSheet("")
-            self.error.setText("")
+            self._accepted(widget)
+        return error is None
+
+    def _refuse(self, widget: QWidget, reason: str) -> None:
+        widget.setStyleSheet(BAD_STYLE)
+        widget.setToolTip(reason)
+        self.error.setText(reason)
+        self.refused.emit(f"not changed: {reason}")
+
+    def _accepted(self, widget: QWidget) -> None:
+        widget.setStyleSheet("")
+        widget.setToolTip("")
+        self.error.setText("")
+
+
+def _shown(value: int | None) -> str:
+    return NONE if value is None else str(value)
+
+
+def _plane(text: str, planes: int) -> int:
+    if planes > 1:
+        return whole_number(text, f"Fabric plane (the design has {planes} planes)", 0, planes - 1)
+    plane = whole_number(text, "Fabric plane", 0, MAX_FABRIC_PLANES - 1)
+    if plane:
+        raise Refused(f"the design has one fabric plane (0), so a switch cannot go on plane {plane}; "
+                      "a multi-plane design comes from a preset such as twin-plane-800g (File > New from template)")
+    return plane
 
 
 def _is_nic(f, ident: str) -> bool:

@@ -98,6 +98,11 @@ class LinkItem(QGraphicsItem):
         scene calls this on selection changes too.)"""
         layer = self.pen_key()[0] in LAYER_KINDS
         if layer != self._layer:
+            scene = self.scene()
+            if layer and scene is not None:
+                # its own update would be dropped: Qt skips the pending repaint of an item that has no
+                # contents by the time it paints, and the cable stayed drawn as it was (Ctrl+A, a click)
+                scene.update(self.sceneBoundingRect())
             self._layer = layer
             self.setFlag(_NO_CONTENTS, layer)
 
