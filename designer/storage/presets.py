@@ -52,6 +52,9 @@ class Preset:
     def spec(self, **overrides) -> BuildSpec:
         given = {k: v for k, v in overrides.items() if v is not None}
         sus = given.get("sus", self.parameters.get("sus", 1))
+        final = given.get("final_sus")
+        if isinstance(final, int) and not isinstance(final, bool) and isinstance(sus, int) and final > sus:
+            sus = final                     # a design planned for its final size takes that size's steps
         if isinstance(sus, int) and not isinstance(sus, bool):
             self._refuse_beyond(sus, given)
             values = {**self.parameters_for(sus), **given}

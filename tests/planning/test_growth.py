@@ -159,3 +159,10 @@ def test_a_design_without_a_plan_grows_where_its_spines_have_room_and_refuses_wh
 def test_grow_refuses_to_shrink():
     with pytest.raises(designer.PlanningError, match="grow only adds"):
         designer.grow(planned("default", 2, 4), 1)
+
+
+def test_a_preset_planned_past_a_scale_step_takes_the_step_of_its_final_size():
+    spec = designer.spec("superpod-su", sus=2, final_sus=65)
+    assert spec.fabric_pool == designer.spec("superpod-su", sus=65).fabric_pool != designer.spec("superpod-su").fabric_pool
+    with pytest.raises(designer.PlanningError, match="at most 256 SUs"):
+        designer.spec("superpod-su", sus=2, final_sus=300)
