@@ -41,6 +41,13 @@ def in_ci() -> bool:
     return os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
 
 
+def need(condition: bool, reason: str) -> None:
+    """Skip with ``reason`` unless ``condition`` (what the test drives is on this machine); under CI the
+    skip is a failure."""
+    if not condition:
+        pytest.skip(reason)
+
+
 def allowed_in_ci(nodeid: str) -> bool:
     return nodeid in ALLOWED_IN_CI or nodeid.split("::")[0] in ALLOWED_IN_CI
 

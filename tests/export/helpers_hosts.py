@@ -5,18 +5,10 @@ from __future__ import annotations
 import shutil
 from functools import lru_cache
 
-import pytest
-
 from designer.planning.build import build
 from designer.storage.catalog_file import builtin_catalog
 from designer.storage.presets import load_preset
-
-
-def need(condition: bool, reason: str) -> None:
-    """Skip with the reason when the machine lacks what a test drives (under CI that skip is a failure:
-    tests/ci.py)."""
-    if not condition:
-        pytest.skip(reason)
+from tests.ci import need
 
 
 def need_tool(name: str) -> str:

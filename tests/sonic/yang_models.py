@@ -14,8 +14,7 @@ import pytest
 from designer.planning.build import build
 from designer.storage.catalog_file import builtin_catalog
 from designer.storage.presets import load_preset
-from tests.ci import yang_dir
-from tests.export.helpers_hosts import need
+from tests.ci import need, yang_dir
 
 PRESETS = ["default", "rail-only-32x4", "rail-optimized-64x4", "superpod-su"]
 SCHEMES = ["subnet-per-leaf", "p2p31"]
