@@ -85,13 +85,19 @@ def render(doc: dict) -> str:
     return "".join(out)
 
 
+# Odd values of a field and odd words of a table line (EVERYTHING only): signs, sizes, other types, spaces.
+ODD_VALUES = [-1, 0, 2 ** 40, 1.5, True, "a b", "\u00e9", "x" * 2000, "10.0.0.0/8", {"x": {"y": 1}}]
+ODD_WORDS = ["-1", "0", "99999999999", "1.5", "\u00e9", "a/b/c", "10.0.0.1/33", "pinned", "--"]
+
+
 def _retyped(value) -> list:
-    """Values of other types than ``value``: a plain word or number, and a container."""
+    """Values of other types than ``value``: a plain word or number, and a container (and the odd values)."""
+    odd = ODD_VALUES if EVERYTHING else []
     if isinstance(value, dict):
-        return ["x", [1]]
+        return ["x", [1]] + odd
     if isinstance(value, list):
-        return ["x", {"x": 1}]
-    return [12345 if isinstance(value, str) else "x", [value]]
+        return ["x", {"x": 1}] + odd
+    return [12345 if isinstance(value, str) else "x", [value]] + odd
 
 
 def changes(value) -> list[tuple[str, object]]:
@@ -164,7 +170,8 @@ def line_changes(line: str) -> list[tuple[str, str | None]]:
     words = line.split(" ")
     out = [("deleted", None), ("emptied", "")]
     for i, word in enumerate(words):
-        out.append((f"word {i + 1} retyped", " ".join(words[:i] + ["x" if word != "x" else "y"] + words[i + 1:])))
+        for other in ["x" if word != "x" else "y"] + (ODD_WORDS if EVERYTHING else []):
+            out.append((f"word {i + 1} as {other[:12]!r}", " ".join(words[:i] + [other] + words[i + 1:])))
         out.append((f"word {i + 1} dropped", " ".join(words[:i] + words[i + 1:])))
     out.append(("word added", line + " x"))
     return out
