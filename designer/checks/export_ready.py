@@ -82,7 +82,7 @@ class _Pools:
         if name not in self.known:
             try:
                 return self._add(name, *locate())
-            except ModelError:   # a plane the design does not have (RD044) or a pool too small to split (RD009)
+            except ModelError:   # a plane the design does not have (RD049) or a pool too small to split (RD009)
                 self.known[name] = None
         return name if self.known[name] else None
 
