@@ -78,13 +78,18 @@ class _Pools:
             if start + size(prefix) <= 1 << 32 else None
         return name if self.known[name] else None
 
+    def _pool(self, name: str, locate) -> str | None:
+        if name not in self.known:
+            try:
+                return self._add(name, *locate())
+            except ModelError:   # a plane the design does not have (RD049) or a pool too small to split (RD009)
+                self.known[name] = None
+        return name if self.known[name] else None
+
     def rail(self, rail: int | None, plane: int = 0) -> str | None:
         if rail is None:
             return None
-        name = self._name(f"rail {rail} pool", plane)
-        if name not in self.known:
-            return self._add(name, *rail_pool(self.ctx.fabric, rail, plane))
-        return name if self.known[name] else None
+        return self._pool(self._name(f"rail {rail} pool", plane), lambda: rail_pool(self.ctx.fabric, rail, plane))
 
     def fabric(self, plane: int = 0) -> str | None:
         return self._part("fabric pool", self.ctx.settings.addressing.fabric_pool, plane)
@@ -93,13 +98,7 @@ class _Pools:
         return self._part("loopback pool", self.ctx.settings.addressing.loopback_pool, plane)
 
     def _part(self, what: str, cidr: str, plane: int) -> str | None:
-        name = self._name(what, plane)
-        if name not in self.known:
-            try:
-                return self._add(name, *plane_part(cidr, what, plane, self.planes))
-            except ModelError:                 # a pool too small to split: RD009 says so
-                self.known[name] = None
-        return name if self.known[name] else None
+        return self._pool(self._name(what, plane), lambda: plane_part(cidr, what, plane, self.planes))
 
 
 @rule("RD026", "Address outside its pool", Severity.ERROR,

@@ -115,9 +115,19 @@ class Frr:
                     pass
             deadline = time.monotonic() + 3
             while pids and time.monotonic() < deadline:
-                pids = {p for p in pids if Path(f"/proc/{p}").exists()}
+                pids = {p for p in pids if running(p)}
                 time.sleep(0.05)
         self.started = []
+
+
+def running(pid: int) -> bool:
+    """Whether ``pid`` still runs. A daemon that exited stays a zombie until whoever adopted it (``-d``
+    detaches, so the machine's init) reaps it, which some inits do only every second or so."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[:1] not in (["Z"], ["X"])
 
 
 def processes_using(path: str) -> set[int]:

@@ -181,8 +181,12 @@ class Runner:
         self._saved_limits = {}
 
     def removal_hint(self) -> str:
+        """A shell line that stops a kept run's agents and FRR daemons, waits (up to 5 s) until every one has
+        exited, and removes its namespaces and folder: a daemon signalled a moment ago may still be exiting."""
         folder = self.workdir or f"{tempfile.gettempdir()}/{self.plan.run_id}-*"
+        pid_files = f"{folder}/*/rail-ppd-agent.pid {folder}/*/frr/*.pid"
         return (f"for p in {folder}/*/rail-ppd-agent.pid; do kill -- -$(cat $p); done; "
                 f"for p in {folder}/*/frr/*.pid; do kill $(cat $p); done; "
+                f"for i in $(seq 50); do kill -0 $(cat {pid_files} 2>/dev/null) 2>/dev/null || break; sleep 0.1; done; "
                 f"ip netns list | grep '^{self.plan.run_id}-' | cut -d' ' -f1 | xargs -rn1 ip netns del; "
                 f"rm -rf {folder}")

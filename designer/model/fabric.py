@@ -135,6 +135,8 @@ class Fabric(FabricQueries):
             _check_breakout(model, switch.id, cage, mode)
         if switch.role is Role.LEAF and switch.rail is None:
             raise ModelError(f"leaf {switch.id} needs a rail", (switch.id,))
+        if switch.role is Role.LEAF and switch.su is None:
+            raise ModelError(f"leaf {switch.id} needs an SU (the scalable unit whose servers it serves)", (switch.id,))
         if switch.role is Role.CORE and (switch.rail is not None or switch.su is not None):
             raise ModelError(f"core {switch.id} belongs to no rail and no SU", (switch.id,))
         _check_group(switch.id, switch.group)

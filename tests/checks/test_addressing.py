@@ -144,3 +144,17 @@ def test_out_of_pool_follows_fabric_planes_and_the_core_tier():
     listed = natural_sorted([core_end, *ends])
     assert finding.ids == tuple(listed)
     assert [finding.message.index(f"{e} ") for e in listed] == sorted(finding.message.index(f"{e} ") for e in listed)
+
+
+def test_switches_on_a_plane_the_settings_dropped_are_rd049_not_a_crash_of_rd026():
+    """Found by tests/storage/test_every_field.py: a twin-plane design file without settings.fabric_planes
+    (one plane) made RD026 fail on plane 1's rail pool (an RD000); RD049 is the finding."""
+    from dataclasses import replace
+
+    from designer.planning.build import build
+    from designer.storage.catalog_file import builtin_catalog
+    from designer.storage.presets import load_preset
+    twin = build(load_preset("twin-plane-800g").spec(sus=1, servers_per_su=2, rails=2), builtin_catalog())
+    twin.set_settings(replace(twin.settings, fabric_planes=1))
+    found = codes(check(twin))
+    assert "RD049" in found and "RD000" not in found

@@ -24,16 +24,14 @@ from designer.model.ids import split_endpoint
 from designer.storage import save
 from tests.emulation.test_plan import small
 from tests.emulation.test_plan_tiers import THREE_TIER, TWIN_PLANE
+from tests.ci import need
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _environment() -> None:
     problem = environment_problem()
-    if problem:
-        if os.environ.get("CI"):
-            pytest.fail(f"CI must run the emulation tests: {problem}")
-        pytest.skip(problem)
+    need(problem is None, problem)
 
 
 @pytest.fixture(autouse=True)

@@ -16,15 +16,13 @@ import pytest
 import designer
 from designer.cli import main
 from designer.emulation.sweep import KEPT, OWNER, owner_text, process_start, sweep_problem
+from tests.ci import need
 
 
 @pytest.fixture(autouse=True)
 def needs_netns():
     problem = sweep_problem()
-    if problem:
-        if os.environ.get("CI"):
-            pytest.fail(f"CI must run the sweep tests: {problem}")
-        pytest.skip(problem)
+    need(problem is None, problem)
 
 
 def _dead_owner() -> str:
@@ -98,10 +96,7 @@ def test_a_run_records_its_owner_and_a_kept_run_says_so():
     from designer.emulation import environment_problem
     from tests.emulation.test_plan import small
     problem = environment_problem()
-    if problem:
-        if os.environ.get("CI"):
-            pytest.fail(f"CI must run the emulation: {problem}")
-        pytest.skip(problem)
+    need(problem is None, problem)
     result = designer.emulate(small("p2p31"), keep=True, failover=False)
     try:
         folders = list(Path(tempfile.gettempdir()).glob(f"{result.plan.run_id}-*"))

@@ -2,28 +2,13 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 from functools import lru_cache
-
-import pytest
 
 from designer.planning.build import build
 from designer.storage.catalog_file import builtin_catalog
 from designer.storage.presets import load_preset
-
-
-def in_ci() -> bool:
-    return os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
-
-
-def need(condition: bool, reason: str) -> None:
-    """Skip on a developer machine, fail in CI: CI installs every tool the tests drive."""
-    if condition:
-        return
-    if in_ci():
-        pytest.fail(f"{reason} (CI must provide it)")
-    pytest.skip(reason)
+from tests.ci import need
 
 
 def need_tool(name: str) -> str:

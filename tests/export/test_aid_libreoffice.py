@@ -4,23 +4,18 @@ same rows as the CSV files (booleans shown as TRUE/FALSE, as spreadsheets do).""
 from __future__ import annotations
 
 import csv
-import os
 import shutil
 import subprocess
 
-import pytest
-
 from designer.export import export
 from designer.export.aid_data import SHEETS
+from tests.ci import need
 
 SOFFICE = shutil.which("soffice") or shutil.which("libreoffice")
 
 
 def _need_soffice():
-    if SOFFICE is None:
-        if os.environ.get("CI"):
-            pytest.fail("CI must check the AID workbook with LibreOffice (package libreoffice-calc-nogui)")
-        pytest.skip("LibreOffice is not installed")
+    need(SOFFICE is not None, "LibreOffice is not installed (package libreoffice-calc-nogui)")
 
 
 def _rows(path) -> list[list[str]]:

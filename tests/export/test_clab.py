@@ -2,16 +2,15 @@
 
 containerlab's JSON schema (srl-labs/containerlab ``schemas/clab.schema.json``) is not shipped by any
 registry this project's CI reaches (PyPI, npm, Debian), and nothing fetched may be committed, so the
-schema test runs when ``RAIL_DESIGNER_CLAB_SCHEMA`` names a copy of it; the other tests check what
-the schema checks for the parts this exporter writes, plus what it cannot (binds, endpoints, names).
+schema test reads the project's shared copy beside the repository (``../shared/containerlab``, or
+``RAIL_DESIGNER_CLAB_SCHEMA``); the other tests check what the schema checks for the parts this
+exporter writes, plus what it cannot (binds, endpoints, names).
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
-from pathlib import Path
 
 import pytest
 import yaml
@@ -19,6 +18,7 @@ import yaml
 from designer.export.bundle import render_in_memory, select_parts
 from designer.export.clab import LINK_MTU, PARTS
 from designer.export.switch_data import switch_data
+from tests.ci import clab_schema
 from tests.export.shapes import design as fabric
 
 
@@ -104,12 +104,11 @@ def test_lab_is_deterministic():
 
 @pytest.mark.parametrize("preset,overrides", PRESETS)
 def test_against_containerlabs_published_schema(preset, overrides):
-    schema_path = os.environ.get("RAIL_DESIGNER_CLAB_SCHEMA")
-    if not schema_path:
-        pytest.skip("set RAIL_DESIGNER_CLAB_SCHEMA to a copy of containerlab's schemas/clab.schema.json "
-                    "(no registry reachable here ships it)")
+    if not clab_schema().is_file():
+        pytest.skip(f"containerlab's schema is not at {clab_schema()} (set RAIL_DESIGNER_CLAB_SCHEMA to a copy "
+                    "of containerlab's schemas/clab.schema.json; no registry reachable here ships it)")
     import jsonschema
-    schema = json.loads(Path(schema_path).read_text())
+    schema = json.loads(clab_schema().read_text())
     _, _, doc, _ = lab(preset, overrides)
     errors = [f"{e.json_path}: {e.message[:200]}" for e in jsonschema.Draft7Validator(schema).iter_errors(doc)]
     assert errors == []

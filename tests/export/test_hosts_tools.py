@@ -9,7 +9,8 @@ import pytest
 
 from designer.export.hosts import PARTS
 
-from tests.export.helpers_hosts import fabric, need, need_tool
+from tests.ci import need
+from tests.export.helpers_hosts import fabric, need_tool
 
 HOSTS = PARTS[0]
 CASES = [("default", "su2-srv03"), ("rail-optimized-64x4", "su1-srv64"), ("twin-plane-800g", "su1-srv02")]

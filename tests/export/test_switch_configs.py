@@ -7,7 +7,6 @@ import csv
 import io
 import ipaddress
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -20,6 +19,7 @@ from designer.export import ppd, switches
 from designer.planning.build import build
 from designer.storage.catalog_file import builtin_catalog
 from designer.storage.presets import load_preset
+from tests.ci import need
 
 PARTS = switches.PARTS + ppd.PARTS
 
@@ -107,10 +107,7 @@ def test_every_class_lands_in_a_buffered_priority_group(preset):
 
 def _vtysh() -> str | None:
     path = shutil.which("vtysh")
-    if path is None and os.environ.get("CI"):
-        pytest.fail("vtysh (FRR) is required in CI to check every generated frr.conf")
-    if path is None:
-        pytest.skip("vtysh (FRR) is not installed here; install frr to check the generated frr.conf files")
+    need(path is not None, "vtysh (FRR) is not installed here; install frr to check the generated frr.conf files")
     return path
 
 

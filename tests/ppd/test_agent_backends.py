@@ -20,6 +20,7 @@ import time
 import pytest
 
 from tests.ppd.agent_helpers import AGENT_PATH, ALL_UP, BOTH_ADVERTISE, fake_vtysh, set_bgp, write_pins
+from tests.ci import need
 
 NS = f"rdppd{os.getpid()}"
 
@@ -38,10 +39,7 @@ def _ip(*args):
 
 @pytest.fixture
 def leaf_ns():
-    if os.geteuid() != 0 or shutil.which("ip") is None:
-        if os.environ.get("CI"):
-            pytest.fail("CI must run the agent's linux backend test as root")
-        pytest.skip("needs root and iproute2 (network namespaces)")
+    need(os.geteuid() == 0 and shutil.which("ip") is not None, "needs root and iproute2 (network namespaces)")
     subprocess.run(["ip", "netns", "add", NS], check=True)
     try:
         for port, peer in (("Ethernet240", "s240"), ("Ethernet248", "s248"), ("Ethernet0", "h0"), ("Ethernet8", "h8")):
@@ -109,10 +107,7 @@ sys.exit(done.returncode)
 @pytest.fixture
 def redis(tmp_path):
     server = shutil.which("redis-server")
-    if server is None or shutil.which("redis-cli") is None:
-        if os.environ.get("CI"):
-            pytest.fail("CI must run the agent's sonic backend test: install redis-server")
-        pytest.skip("needs redis-server and redis-cli")
+    need(server is not None and shutil.which("redis-cli") is not None, "needs redis-server and redis-cli (install redis-server)")
     with socket.socket() as s:                    # a free port on loopback
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]

@@ -1,33 +1,26 @@
 """Where the tests find SONiC's YANG models, and the small designs every model test covers.
 
-The models are not in the repository: ``RAIL_DESIGNER_YANG_DIR`` names them, else the project's
-shared copy beside the repository (``../shared/sonic-yang``). Tests skip with the reason when
-they are absent, and fail under CI."""
+The models are not in the repository: ``tests.ci.yang_dir`` finds them (the project's shared copy
+beside the repository, ``../shared/sonic-yang``, or ``RAIL_DESIGNER_YANG_DIR``). Tests skip with the
+reason when they are absent, and fail under CI."""
 
 from __future__ import annotations
 
 import itertools
-import os
 from functools import lru_cache
-from pathlib import Path
 
 import pytest
 
 from designer.planning.build import build
 from designer.storage.catalog_file import builtin_catalog
 from designer.storage.presets import load_preset
-from tests.export.helpers_hosts import need
+from tests.ci import need, yang_dir
 
-REPO = Path(__file__).resolve().parents[2]
 PRESETS = ["default", "rail-only-32x4", "rail-optimized-64x4", "superpod-su"]
 SCHEMES = ["subnet-per-leaf", "p2p31"]
 PLANES = ["shared", "per-rail"]
 RATIOS = [1.0, 2.0]
 DESIGNS = list(itertools.product(PRESETS, SCHEMES, PLANES, RATIOS))
-
-
-def yang_dir() -> Path:
-    return Path(os.environ.get("RAIL_DESIGNER_YANG_DIR") or REPO.parent / "shared" / "sonic-yang")
 
 
 @lru_cache(maxsize=1)

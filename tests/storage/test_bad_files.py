@@ -44,6 +44,9 @@ CASES = {
                           r"links: spine-01/Ethernet8 is already cabled"),
     "bad-address": (_replace("su1-srv01/nic0 10.0.0.2/29", "su1-srv01/nic0 10.0.0.999/29"),
                     r"addresses: '10.0.0.999/29' for su1-srv01/nic0 is not an IPv4 address"),
+    "leaf-without-su": (_replace("  role: leaf\n  model: asterfusion-cx732q-n\n  su: 1\n",
+                                 "  role: leaf\n  model: asterfusion-cx732q-n\n"),
+                        r"d.yaml:\d+: switches\[2\]: leaf su1-leaf-r0 needs an SU"),
     "bad-nic": (_replace("model: gpu-4x400g\n  su: 1\n", "model: gpu-4x400g\n  su: 1\n  nics:\n    nic9: {rail: 1}\n"),
                 r"servers\[0\].nics.nic9: server model gpu-4x400g has no NIC 'nic9'"),
 }
