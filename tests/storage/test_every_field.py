@@ -41,6 +41,7 @@ PRESETS = {
     "b200-superpod": ("b200-superpod", dict(core_tier="on", sus=2, sus_per_group=1, servers_per_su=2, rails=2,
                                             spines=2)),
     "twin-plane-800g": ("twin-plane-800g", dict(servers_per_su=2, rails=2)),
+    "planned": ("default", dict(sus=1, servers_per_su=2, rails=2, final_sus=2)),     # settings.growth
 }
 TABLES = ("links", "asns", "addresses")
 DELETE = object()
