@@ -52,12 +52,7 @@ class ComparisonActions:
         except designer.DesignerError as exc:
             QMessageBox.warning(self.window, "Compare", str(exc))
             return
-        looks = {}
-        for change in report.devices:
-            device = self._device_id(change.device)
-            if device is not None and change.status in LOOKS:
-                looks[device] = LOOKS[change.status]
-        marked = self.window.marks.show_compared(looks)
+        marked = self._mark((change.device, change.status) for change in report.devices)
         c = report.counts
         self.window.status(f"against {baseline.name}: {c.get('disruptive', 0)} disruptive, {c.get('additive', 0)} "
                            f"additive, {c.get('added', 0)} added, {c.get('removed', 0)} removed; {marked} marked")
@@ -78,15 +73,19 @@ class ComparisonActions:
         except designer.DesignerError as exc:
             QMessageBox.warning(self.window, "Check drift", str(exc))
             return
-        looks = {}
-        for device in report.devices:
-            device_id = self._device_id(device.device)
-            if device_id is not None and device.status in LOOKS:
-                looks[device_id] = LOOKS[device.status]
-        marked = self.window.marks.show_compared(looks)
+        marked = self._mark((device.device, device.status) for device in report.devices)
         drifted = sum(1 for d in report.devices if d.status == "drift")
         self.window.status(f"drift: {drifted} device(s) drifted, {len(report.findings)} finding(s); {marked} marked"
                            if not report.clean else "drift: every device runs what the bundle says")
+
+    def _mark(self, named) -> int:
+        """Mark each (device name, status) pair's device with its status's look; returns how many."""
+        looks = {}
+        for name, status in named:
+            device = self._device_id(name)
+            if device is not None and status in LOOKS:
+                looks[device] = LOOKS[status]
+        return self.window.marks.show_compared(looks)
 
     def _device_id(self, name: str) -> str | None:
         """A report names devices by id (designs) or host name (bundles, dumps)."""
