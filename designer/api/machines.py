@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from .common import read_input
 
 if TYPE_CHECKING:
+    from ..importers.inventory import InventoryResult
     from collections.abc import Iterable
 
     from ..importers.apply import ApplyResult
@@ -105,3 +106,16 @@ def verify(fabric: Fabric, lldp: str | os.PathLike) -> VerifyResult:
     from ..importers.lldp import read_lldp_dir
     from ..importers.verify import verify as compare
     return compare(fabric, read_lldp_dir(Path(lldp)))
+
+
+def apply_inventory(fabric: Fabric, inventory: str | os.PathLike) -> InventoryResult:
+    """Apply an inventory CSV (``"-"``: standard input) to ``fabric`` in bulk, as one change or none: per row
+    a ``device`` (id or current host name) and any of ``hostname``, ``rack``, ``position``, ``model`` (a
+    switch's model), or ``nic`` with ``netdev`` / ``rdma`` (that NIC's names); an empty cell changes
+    nothing. Save the design afterwards. Returns an ``InventoryResult`` (``rows``, ``hostnames``,
+    ``places``, ``models``, ``nic_names``: how many of each changed). Raises ``ImportFormatError`` (a
+    DesignerError naming the file, the line and the reason) for a row that cannot be applied; the design
+    is then unchanged."""
+    from ..importers.inventory import apply_inventory as apply_rows
+    from ..model.limits import MAX_DESIGN_BYTES
+    return apply_rows(fabric, read_input(inventory, MAX_DESIGN_BYTES, "inventory CSV"), os.fspath(inventory))

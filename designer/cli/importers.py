@@ -1,4 +1,5 @@
-"""Commands that read real machines: ``import-topo``, ``apply-nics`` and ``verify`` (LLDP as-built)."""
+"""Commands that read real machines: ``import-topo``, ``apply-nics``, ``apply-inventory`` and ``verify``
+(LLDP as-built)."""
 
 from __future__ import annotations
 
@@ -36,6 +37,17 @@ def register(sub) -> None:
     p.add_argument("--catalog", action="append", default=[], help="extra catalog file (repeatable)")
     p.add_argument("--force", action="store_true", help="save even when the design file is read-only")
     p.set_defaults(run=run_apply_nics)
+
+    p = sub.add_parser("apply-inventory", help="set host names, racks, switch models and NIC names from a CSV",
+                       description="Apply an inventory CSV in bulk: a header row, then per row a device (id or "
+                                   "host name) and any of hostname, rack, position, model (a switch's), or nic "
+                                   "with netdev/rdma. All rows or none; a refused row names its line.")
+    p.add_argument("design", metavar="FILE")
+    p.add_argument("inventory", metavar="CSV", help="the inventory ('-' for standard input)")
+    p.add_argument("-o", "--output", help="write here instead of over FILE")
+    p.add_argument("--catalog", action="append", default=[], help="extra catalog file (repeatable)")
+    p.add_argument("--force", action="store_true", help="save even when the output file is read-only")
+    p.set_defaults(run=run_apply_inventory)
 
     p = sub.add_parser("verify", help="compare LLDP neighbours with the design's cabling",
                        description="Read one LLDP dump per device (lldpctl -f json / json0 from hosts, SONiC "
@@ -89,6 +101,17 @@ def run_apply_nics(args) -> int:
     for note in result.notes:
         print(f"note: {note}")
     print(f"saved {args.design}")
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------- apply-inventory
+def run_apply_inventory(args) -> int:
+    fabric = designer.load(args.design, catalogs=args.catalog)
+    result = designer.apply_inventory(fabric, args.inventory)
+    out = Path(args.output or args.design)
+    say_removed(designer.save(fabric, out, force=args.force, verify=True))
+    print(f"{result.rows} rows: {result.hostnames} host names, {result.places} racks/positions, "
+          f"{result.models} switch models, {result.nic_names} NIC names changed; saved {out}")
     return EXIT_OK
 
 

@@ -17,6 +17,7 @@ from .errors import ModelError
 from .ids import (address_key_problem, address_keys_problem, endpoint, endpoint_before, hostname_problem,
                   is_valid_device_id, split_endpoint)
 from .limits import MAX_FABRIC_PLANES, MAX_RAILS, MAX_SU, excerpt
+from .validate import POSITION_RANGE
 from .queries import FabricQueries, Listener, asn_key  # noqa: F401 (asn_key: imported from here too)
 
 
@@ -25,9 +26,11 @@ class Fabric(FabricQueries):
 
     # ------------------------------------------------------------------ events
     def subscribe(self, listener: Listener) -> None:
+        """Call ``listener(event)`` after every change (one RESET event per `batch`)."""
         self._listeners.append(listener)
 
     def unsubscribe(self, listener: Listener) -> None:
+        """Stop calling a listener `subscribe` added."""
         self._listeners.remove(listener)
 
     def _emit(self, kind: str, *ids: str) -> None:
@@ -105,6 +108,7 @@ class Fabric(FabricQueries):
             raise ModelError(f"host name '{hostname}' is already used by {owner}", (device_id, owner))
 
     def add_server(self, server: Server) -> None:
+        """Add a server with its NICs; refuses a duplicate id or host name, or an unknown model."""
         self._check_new_device(server.id, server.hostname)
         if server.model not in self.catalog.servers:
             _unknown("server", server.model, self.catalog.servers, server.id)
@@ -127,6 +131,8 @@ class Fabric(FabricQueries):
         self._emit(ev.SERVER_ADDED, server.id)
 
     def add_switch(self, switch: Switch) -> None:
+        """Add a switch; refuses a duplicate id or host name, an unknown model, a leaf without an SU or
+        rail, a group or plane out of range."""
         self._check_new_device(switch.id, switch.hostname)
         if switch.model not in self.catalog.switches:
             _unknown("switch", switch.model, self.catalog.switches, switch.id)
@@ -185,6 +191,7 @@ class Fabric(FabricQueries):
         return bool(addresses) or asn is not None
 
     def set_hostname(self, device_id: str, hostname: str) -> None:
+        """Rename a device's host name (its id stays); refuses an invalid name or one another device has."""
         device = self.device(device_id)
         self._check_hostname(device_id, hostname)
         del self._hostnames[device.hostname]
@@ -200,6 +207,7 @@ class Fabric(FabricQueries):
             self._emit(ev.SWITCH_CHANGED, device.id)
 
     def set_switch_rail(self, switch_id: str, rail: int) -> None:
+        """Move a leaf to another rail (its cables stay; checks then report NICs of the old rail)."""
         switch = self._switch(switch_id)
         if switch.role is not Role.LEAF:
             raise ModelError(f"{switch_id} is a {switch.role.value}; only leaves belong to a rail", (switch_id,))
@@ -219,6 +227,8 @@ class Fabric(FabricQueries):
         self._replace_device(replace(switch, fabric_plane=plane))
 
     def set_breakout(self, switch_id: str, cage: int, mode: str) -> None:
+        """Set how a switch cage breaks out (``'2x400G'``...); refuses a mode the model lacks, and any
+        change of a cage that has cables (disconnect them first)."""
         switch = self._switch(switch_id)
         model = self.catalog.switch(switch.model)
         _check_breakout(model, switch_id, cage, mode)
@@ -238,6 +248,41 @@ class Fabric(FabricQueries):
         self._cabled.pop(switch_id, None)
         self._replace_device(replace(switch, breakouts=rest))
 
+    def set_switch_model(self, switch_id: str, model_id: str) -> None:
+        """Give a switch another model of the catalog; refuses a model that lacks one of its breakouts or
+        one of its cabled ports (by name, at the same speed), naming them."""
+        switch = self._switch(switch_id)
+        model = self.catalog.switches.get(model_id)
+        if model is None:
+            _unknown("switch", model_id, self.catalog.switches, switch_id)
+        for cage, mode in switch.breakouts:
+            _check_breakout(model, switch_id, cage, mode)
+        ports = {p.name: p for c in range(1, model.ports + 1)
+                 for p in model.cage_ports(c, switch.breakout_of(c, model.native_mode))}
+        lost = [f"{port.name} ({port.speed}G)" for port, _ in self.cabled_ports(switch_id)
+                if port.name not in ports or ports[port.name].speed != port.speed]
+        if lost:
+            raise ModelError(f"{model_id} has no port for the cables of {switch_id} on {', '.join(lost[:4])}"
+                             + (f" and {len(lost) - 4} more" if len(lost) > 4 else ""), (switch_id,))
+        self._ports.pop(switch_id, None)
+        self._cabled.pop(switch_id, None)
+        self._replace_device(replace(switch, model=model_id))
+
+    def set_server_place(self, server_id: str, rack: str | None, position: int | None) -> None:
+        """Record where a server stands: its rack (None: not known) and its position (unit) in it."""
+        server = self._servers.get(server_id)
+        if server is None:
+            raise ModelError(f"there is no server '{server_id}'", (server_id,))
+        if rack is not None and (not isinstance(rack, str) or not rack.strip() or len(rack) > 255
+                                 or any(c in rack for c in "\n\r\t")):
+            raise ModelError(f"rack {excerpt(rack)} of {server_id} should be a name of 1 to 255 characters on "
+                             "one line", (server_id,))
+        if position is not None and (not isinstance(position, int) or isinstance(position, bool)
+                                     or not POSITION_RANGE[0] <= position <= POSITION_RANGE[1]):
+            raise ModelError(f"position {excerpt(position)} of {server_id} should be a whole number from "
+                             f"{POSITION_RANGE[0]} to {POSITION_RANGE[1]}", (server_id,))
+        self._replace_device(replace(server, rack=rack, position=position))
+
     # ------------------------------------------------------------------ NICs
     def _replace_nic(self, nic: Nic) -> None:
         server = self._servers[nic.server_id]
@@ -245,6 +290,7 @@ class Fabric(FabricQueries):
         self._replace_device(replace(server, nics=nics))
 
     def set_nic_rail(self, nic_id: str, rail: int | None) -> None:
+        """Give a NIC another rail (None: no rail); its cable stays where it is."""
         nic = self.nic(nic_id)
         self._ensure_rail(rail)
         self._replace_nic(replace(nic, rail=rail))
@@ -258,11 +304,14 @@ class Fabric(FabricQueries):
         self._replace_device(replace(server, gid_index=gid_index))
 
     def set_nic_names(self, nic_id: str, netdev: str, rdma: str) -> None:
+        """Set a NIC's netdev and RDMA device names (as `ibdev2netdev` reports them)."""
         nic = self.nic(nic_id)
         self._replace_nic(replace(nic, netdev=netdev, rdma=rdma))
 
     # ------------------------------------------------------------------ cables
     def connect(self, a: str, b: str) -> Link:
+        """Cable two endpoints (a NIC or a switch port each) and return the `Link`, which runs at the slower
+        end's speed; refuses a busy or unknown end, two ends on one device, or two NICs."""
         dev_a, speed_a = self._free_end(a)
         dev_b, speed_b = self._free_end(b)
         if dev_a == dev_b:
@@ -294,6 +343,7 @@ class Fabric(FabricQueries):
         return device, speed
 
     def disconnect(self, link_id: str) -> Link:
+        """Remove the cable ``link_id`` and return it."""
         link = self._links.pop(link_id, None)
         if link is None:
             raise ModelError(f"there is no cable '{link_id}'", (link_id,))
@@ -356,6 +406,7 @@ class Fabric(FabricQueries):
         self._emit(ev.PLAN_CHANGED)
 
     def set_asn(self, switch_id: str, asn: int | None, pinned: bool = False) -> None:
+        """Set (or clear, with None) a switch's ASN; ``pinned`` keeps it through re-planning."""
         self._switch(switch_id)
         if asn is None:
             self._asns.pop(switch_id, None)
@@ -378,6 +429,7 @@ class Fabric(FabricQueries):
 
     # ------------------------------------------------------------------ settings
     def set_settings(self, settings: DesignSettings) -> None:
+        """Replace the design's settings (addresses are not re-planned: `assign` does that)."""
         self._settings = settings
         self._emit(ev.SETTINGS_CHANGED)
 

@@ -61,41 +61,51 @@ class FabricQueries:
     # ------------------------------------------------------------------ reading
     @property
     def settings(self) -> DesignSettings:
+        """The design's settings: name, allowed ratios, planes, addressing pools, ASN bases, growth plan."""
         return self._settings
 
     @property
     def servers(self) -> Mapping[str, Server]:
+        """Server id -> `Server`, read-only."""
         return self._servers
 
     @property
     def switches(self) -> Mapping[str, Switch]:
+        """Switch id -> `Switch` (leaves, spines and cores), read-only."""
         return self._switches
 
     @property
     def links(self) -> Mapping[str, Link]:
+        """Cable id (``a~b``) -> `Link`, read-only."""
         return self._links
 
     @property
     def rails(self) -> Mapping[int, Rail]:
+        """Rail index -> `Rail` (its name), read-only."""
         return self._rails
 
     @property
     def sus(self) -> Mapping[int, ScalableUnit]:
+        """SU index -> `ScalableUnit` (its name), read-only."""
         return self._sus
 
     @property
     def addresses(self) -> Mapping[str, str]:
+        """Address key (a NIC id, a switch endpoint, ``<leaf>/svi``, ``<switch>/lo``) -> CIDR, read-only."""
         return self._addresses
 
     @property
     def asns(self) -> Mapping[str, int]:
+        """Switch id -> its BGP ASN, read-only."""
         return self._asns
 
     @property
     def pinned(self) -> frozenset[str]:
+        """The keys whose values re-planning keeps: address keys, and ``<switch>/asn`` for pinned ASNs."""
         return frozenset(self._pinned)
 
     def is_pinned(self, key: str) -> bool:
+        """Whether re-planning keeps the value of ``key`` (an address key or `asn_key` of a switch)."""
         return key in self._pinned
 
     def plan_of(self, device_id: str) -> tuple[dict[str, tuple[str, bool]], tuple[int, bool] | None]:
@@ -107,15 +117,19 @@ class FabricQueries:
         return addresses, None if asn is None else (asn, asn_key(device_id) in self._pinned)
 
     def leaves(self) -> list[Switch]:
+        """The leaf (rail) switches, in natural id order."""
         return sorted((s for s in self._switches.values() if s.role is Role.LEAF), key=lambda s: natural_key(s.id))
 
     def spines(self) -> list[Switch]:
+        """The spines, in natural id order."""
         return sorted((s for s in self._switches.values() if s.role is Role.SPINE), key=lambda s: natural_key(s.id))
 
     def cores(self) -> list[Switch]:
+        """The cores (the third tier), in natural id order."""
         return sorted((s for s in self._switches.values() if s.role is Role.CORE), key=lambda s: natural_key(s.id))
 
     def sorted_servers(self) -> list[Server]:
+        """The servers, in natural id order (``su1-srv2`` before ``su1-srv10``)."""
         return sorted(self._servers.values(), key=lambda s: natural_key(s.id))
 
     def sorted_links(self) -> list[Link]:
@@ -127,18 +141,22 @@ class FabricQueries:
         return [links[i] for i in sorted(range(len(links)), key=keys.__getitem__)]
 
     def device(self, device_id: str) -> Server | Switch:
+        """The server or switch of ``device_id``; raises ModelError naming it when there is none."""
         found = self._servers.get(device_id) or self._switches.get(device_id)
         if found is None:
             raise ModelError(f"there is no device '{device_id}'", (device_id,))
         return found
 
     def has_device(self, device_id: str) -> bool:
+        """Whether a server or switch has the id ``device_id``."""
         return device_id in self._servers or device_id in self._switches
 
     def hostname_owner(self, hostname: str) -> str | None:
+        """The id of the device whose host name is ``hostname``, or None."""
         return self._hostnames.get(hostname)
 
     def nic(self, nic_id: str) -> Nic:
+        """The `Nic` of ``nic_id`` (``<server>/nic<k>``); raises ModelError when there is none."""
         server_id, port = split_endpoint(nic_id)
         server = self._servers.get(server_id)
         index = nic_index(port)
@@ -150,6 +168,7 @@ class FabricQueries:
             raise ModelError(f"there is no NIC '{nic_id}'", (nic_id,)) from None
 
     def nics(self) -> Iterator[Nic]:
+        """Every NIC of every server, server by server in natural order."""
         for server in self.sorted_servers():
             yield from server.nics
 
@@ -188,12 +207,14 @@ class FabricQueries:
         return found
 
     def port(self, ep: str) -> Port | None:
+        """The switch `Port` an endpoint names, or None (a NIC end, or a port the switch does not have)."""
         device, name = split_endpoint(ep)
         if device not in self._switches:
             return None
         return self.ports(device).get(name)
 
     def endpoint_speed(self, ep: str) -> int | None:
+        """The speed in Gb/s of a cable end (switch port or NIC), or None when it names neither."""
         device, name = split_endpoint(ep)
         return self._speed_at(device, name)
 
@@ -214,10 +235,12 @@ class FabricQueries:
         return None
 
     def link_at(self, ep: str) -> Link | None:
+        """The cable on endpoint ``ep``, or None when it is free."""
         link_id = self._link_at.get(ep)
         return self._links[link_id] if link_id else None
 
     def peer(self, ep: str) -> str | None:
+        """The endpoint at the other end of the cable on ``ep``, or None when it is free."""
         link = self.link_at(ep)
         return link.other(ep) if link else None
 
@@ -232,6 +255,7 @@ class FabricQueries:
         return [self._links[self._link_at[ep]] for ep in ports if ep in self._link_at]
 
     def free_ports(self, switch_id: str, speed: int | None = None) -> list[Port]:
+        """The ports of a switch with no cable (only those of ``speed`` Gb/s when given), in cage order."""
         return [
             p for p in self.ports(switch_id).values()
             if endpoint(switch_id, p.name) not in self._link_at and (speed is None or p.speed == speed)
