@@ -1,4 +1,4 @@
-"""docs/api.md's worked script: the page carries the file itself, and the file runs.
+"""docs/api.md's worked script and edit script: the page carries each file itself, and the file runs.
 
 The as-built network it verifies against is written from the bundle the script exported, the way a
 cabled network answers LLDP (``lldpctl -f json`` on every device), with two cables of one server
@@ -9,6 +9,8 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+
+import designer
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "docs" / "examples" / "worked_script.py"
@@ -80,3 +82,26 @@ def test_the_worked_script_says_a_refusal_in_one_line(tmp_path):
     done = run(tmp_path)
     assert done.returncode == 2
     assert done.stderr.startswith(f"error: {tmp_path / 'lab.fabric.yaml'}: ") and done.stderr.count("\n") == 1
+
+
+# ---------------------------------------------------------------- the edit script
+EDIT_SCRIPT = ROOT / "docs" / "examples" / "edit_script.py"
+
+
+def test_docs_api_md_shows_the_edit_script_as_it_is():
+    assert shown("docs/examples/edit_script.py", "python") == EDIT_SCRIPT.read_text()
+
+
+def test_the_edit_script_grows_names_refuses_and_saves(tmp_path):
+    done = subprocess.run([sys.executable, str(EDIT_SCRIPT), str(tmp_path)], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "grew to 3 SUs: 12 devices, 64 cables added"
+    assert lines[1] == "inventory: 1 host name, 1 rack place, 1 NIC names"
+    assert lines[2].startswith("model not changed: asterfusion-cx732q-n has no port for the cables of su3-leaf-r0")
+    assert lines[3] == "0 errors; 12 added, 2 additive, 0 disruptive"
+    saved = designer.load(tmp_path / "pod.fabric.yaml")
+    server = saved.servers["su3-srv01"]
+    assert (server.hostname, server.rack, server.position) == ("gpu-c01", "R31", 2)
+    assert saved.nic("su3-srv01/nic0").netdev == "ens1f0np0"
+    assert saved.switches["su3-leaf-r0"].model == "generic-64x400g"
