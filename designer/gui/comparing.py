@@ -1,5 +1,5 @@
-"""Tools > Compare with the saved file / with a design or bundle…, and Tools > Check drift against dumps…:
-the same `diff` and `check_drift` as the command line, with the devices that changed (or drifted)
+"""Tools > Compare with the saved file, Tools > Compare with a design or bundle… and Tools > Check drift
+against device dumps…: the same `diff` and `check_drift` as the command line, with the devices that changed (or drifted)
 marked on the canvas (disruptive or drifted as errors, additive or new as notes) and the report's
 table in a message. View > Clear highlight and overlays takes the marks off."""
 

@@ -19,7 +19,7 @@ def _designs():
     return {
         "three-tier": lambda: preset_fabric("b200-superpod", sus=4, core_tier="on", sus_per_group=2, servers_per_su=4),
         "twin-plane": lambda: preset_fabric("twin-plane-800g", servers_per_su=4),
-        "per-rail spine planes": lambda: preset_fabric("rail-optimized-64x4", spine_planes="per-rail", sus=2,
+        "per-rail spine planes": lambda: preset_fabric("rail-optimized-64x4", spine_planes="per-rail", sus=2, spines=2,
                                                        servers_per_su=4),
     }
 
