@@ -20,7 +20,7 @@ import importlib
 from .api.bundle import bundle_parts, export_bundle, lint, render_device
 from .api.changes import diff
 from .api.design import assign, build, catalog, check, grow, import_aid, load, presets, save, size, spec
-from .api.emulate import emulate, sweep_emulations
+from .api.emulate import emulate, emulate_change, sweep_emulations
 from .api.drift import check_drift
 from .api.machines import apply_inventory, apply_nics, import_topo, verify
 from .api.questions import analyze, nccl_check, trace
@@ -47,7 +47,7 @@ __all__ = [
     # questions
     "trace", "analyze", "nccl_check",
     # real machines
-    "import_topo", "apply_nics", "apply_inventory", "verify", "emulate", "sweep_emulations",
+    "import_topo", "apply_nics", "apply_inventory", "verify", "emulate", "emulate_change", "sweep_emulations",
     "check_drift",
     # changes
     "diff",

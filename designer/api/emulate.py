@@ -10,6 +10,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
     from ..emulation import EmulationResult
+    from ..emulation.change import ChangeResult
     from ..model.fabric import Fabric
 
 
@@ -36,6 +37,27 @@ def emulate(fabric: Fabric, *, failover: bool = True, keep: bool = False,
                 log(f"exec on {device}: {command} (exit {done.returncode})")
 
     return run(fabric, keep=keep, after_setup=run_commands if wanted else None, failover=failover, log=log)
+
+
+def emulate_change(old: Fabric, new: Fabric, *, max_drain: float | str = 1 / 8,
+                   log: Callable[[str], None] | None = None) -> ChangeResult:
+    """Prove a growth change on the emulation before a switch sees it: bring ``old`` up (namespaces and
+    cables are already ``new``'s, the added devices unconfigured), run a flow per rail NIC of ``old``'s
+    servers, roll ``new`` out in the waves of ``export_bundle(..., since=old)`` (each switch gets its new
+    config_db.json lines, frr.conf and PPD pins; each new host its policy-routing.sh), waiting for BGP
+    after each wave, then run every check of `emulate` on ``new``. Returns a ``ChangeResult``: ``waves``
+    (each ``number``, ``name``, ``switches``, ``hosts``, ``seconds``, ``sent`` and ``lost``: probes of the
+    running flows), ``rows`` (the final checks), ``flows`` and ``ok`` (nothing lost, every check passed).
+    Not emulated: SONiC's TSA/TSB drain. Raises a DesignerError (``EmulationError``) when the machine
+    or the designs cannot run it (needs root; ``new`` must keep every device of ``old``)."""
+    from ..emulation.change import emulate_change as run
+    from ..export.rollout import parse_share
+    from ..emulation import EmulationError
+    try:
+        share = parse_share(str(max_drain))
+    except ValueError as exc:
+        raise EmulationError(f"max drain: {exc}") from None
+    return run(old, new, max_drain=share, log=log)
 
 
 def sweep_emulations(*, kept: bool = False, dry_run: bool = False) -> list:

@@ -31,6 +31,10 @@ def register(sub) -> None:
     p.add_argument("--exec", dest="execs", action="append", default=[], metavar="DEVICE=COMMAND",
                    help="after setup, before the checks, run COMMAND with bash inside DEVICE's namespace "
                         "(device id or host name), e.g. to break a host by hand; repeatable")
+    p.add_argument("--change", metavar="OLD", help="roll FILE out over OLD (an older design FILE grew from) in "
+                                                  "the waves of `export --since OLD`, under running flows, and "
+                                                  "report each wave's lost probes; then check FILE whole")
+    p.add_argument("--max-drain", default="1/8", metavar="SHARE", help="with --change: as export --max-drain")
     p.add_argument("--catalog", action="append", default=[], metavar="FILE", help="extra hardware catalog")
     p.add_argument("--quiet", action="store_true", help="print only failing rows and the summary")
     p.add_argument("--no-failover", action="store_true",
@@ -66,6 +70,8 @@ def _commands(fabric, execs: list[str]) -> list[tuple[str, str]]:
 def run_emulate(args) -> int:
     from ..emulation.report import summary, table
     fabric = designer.load(args.file, catalogs=args.catalog)
+    if args.change:
+        return _run_change(designer.load(args.change, catalogs=args.catalog), fabric, args)
     result = designer.emulate(fabric, keep=args.keep, commands=_commands(fabric, args.execs),
                               failover=not args.no_failover, log=lambda text: print(text, file=sys.stderr))
     rows = [r for r in result.rows if not r.ok] if args.quiet else result.rows
@@ -76,6 +82,21 @@ def run_emulate(args) -> int:
     if result.kept:
         print(f"namespaces kept ({result.plan.run_id}-*); remove them with: {result.removal_hint} "
               "(`rail-designer emulate-sweep --kept` removes every kept run)")
+    return EXIT_OK if result.ok else EXIT_FINDINGS
+
+
+def _run_change(old, new, args) -> int:
+    from ..emulation.report import table
+    result = designer.emulate_change(old, new, max_drain=args.max_drain,
+                                     log=lambda text: print(text, file=sys.stderr))
+    print(f"rollout of {args.file} over {args.change}: {len(result.waves)} waves, {result.flows} running flows")
+    for wave in result.waves:
+        print(f"  wave {wave.number}: {wave.name}: {len(wave.switches)} switches, {len(wave.hosts)} hosts, "
+              f"{wave.seconds:.1f} s, {wave.lost} of {wave.sent} probes lost")
+    rows = [r for r in result.rows if not r.ok] if args.quiet else result.rows
+    sys.stdout.write(table(rows, colour=sys.stdout.isatty()) if rows else "")
+    failed = sum(1 for r in result.rows if not r.ok)
+    print(f"after the rollout: {len(result.rows) - failed} of {len(result.rows)} checks passed on {args.file}")
     return EXIT_OK if result.ok else EXIT_FINDINGS
 
 

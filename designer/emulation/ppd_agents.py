@@ -42,9 +42,14 @@ class Agents:
                 verb, "--backend", "linux", "--pins", str(folder / "ppd-pins.json"),
                 "--vtysh", shlex.join(self.frr.vtysh_argv(leaf))]
 
-    def start(self) -> None:
+    def start(self, leaves: list[SwitchSetup] | None = None) -> None:
+        """Start the agent on ``leaves`` (default: every pinned leaf); one already running there is stopped
+        first, so a leaf whose pins changed runs the new ones (as the bundle's unit restarts it)."""
         (self.runner.workdir / "rail-ppd-agent.py").write_text(self.plan.agent)
-        for leaf in self.pinned():
+        for leaf in self.pinned() if leaves is None else leaves:
+            if leaf.ns in self.procs:
+                self._stop(self.procs.pop(leaf.ns))
+            (self.runner.workdir / leaf.ns).mkdir(exist_ok=True)
             (self.runner.workdir / leaf.ns / "ppd-pins.json").write_text(leaf.files["ppd-pins.json"])
             log = open(self.runner.workdir / leaf.ns / "rail-ppd-agent.log", "w")
             self.procs[leaf.ns] = subprocess.Popen(["ip", "netns", "exec", leaf.ns, *self.argv(leaf, "run"),
@@ -91,9 +96,15 @@ class Agents:
             if proc.poll() is None:
                 os.killpg(proc.pid, signal.SIGTERM)
         for proc in self.procs.values():
-            try:
-                proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
+            self._stop(proc)
         self.procs = {}
+
+    @staticmethod
+    def _stop(proc: subprocess.Popen) -> None:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
