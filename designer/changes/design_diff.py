@@ -19,7 +19,7 @@ from .facts import attributes, breakout_changes, fact_changes, pin_map, settings
 from .report import ADDED, REMOVED, Change, ChangeReport, DeviceChange, sorted_devices, status_of
 
 # The order a device's changes are listed in.
-KINDS = ("attribute", "breakout", "cable", "address", "asn", "pin", "ppd")
+KINDS = ("attribute", "breakout", "cable", "address", "asn", "pin", "ppd", "destination")
 
 
 @collector_paused()
@@ -41,6 +41,8 @@ def diff_designs(old: Fabric, new: Fabric, old_name: str = "old", new_name: str 
         if before != after:
             changes[device_id].append(Change("asn", "asn", before, after, before is not None))
     _pin_map_changes(old, new, both, cabled | reshaped, reshaped, changes)
+    if cabled or reshaped or old_ids != new_ids:
+        _destination_changes(old, new, both, changes)
 
     devices = []
     for device_id in old_ids | new_ids:
@@ -119,6 +121,23 @@ def _pin_map_changes(old: Fabric, new: Fabric, both: set[str], touched: set[str]
         if _is_leaf(old, leaf_id) and _is_leaf(new, leaf_id):
             found = fact_changes("ppd", pin_map(old, leaf_id), pin_map(new, leaf_id))
             changes[leaf_id].extend(found)
+
+
+def _destination_changes(old: Fabric, new: Fabric, both: set[str], changes) -> None:
+    """The leaves whose servers each leaf's PPD agent watches its spines for (ppd-pins.json's
+    destinations, `reachable_leaves`): a leaf gained is additive (a new SU behind the spines), one lost
+    disruptive."""
+    from ..export.ppd_data import reach_groups
+    old_groups, new_groups = reach_groups(old), reach_groups(new)
+    judged: dict[tuple[int, int], tuple[set[str], set[str]]] = {}   # (old list, new list) -> (gained, lost)
+    for leaf_id in both & old_groups.keys() & new_groups.keys():
+        before, after = old_groups[leaf_id], new_groups[leaf_id]
+        key = (id(before), id(after))
+        if key not in judged:
+            judged[key] = (set(after) - set(before), set(before) - set(after))
+        gained, lost = judged[key]
+        changes[leaf_id].extend(Change("destination", other, None, True, False) for other in gained - {leaf_id})
+        changes[leaf_id].extend(Change("destination", other, True, None, True) for other in lost - {leaf_id})
 
 
 def _is_leaf(fabric: Fabric, device_id: str) -> bool:

@@ -109,15 +109,21 @@ def leaf_server_prefixes(fabric: Fabric, leaf_id: str, links: LeafLinks) -> list
                      if (cidr := fabric.addresses.get(endpoint(leaf_id, port.name)))])
 
 
-def _build_leaf_index(fabric: Fabric) -> dict[str, tuple[frozenset[str], frozenset[str], list[str]]]:
+def _build_wiring(fabric: Fabric) -> dict[str, tuple[frozenset[str], frozenset[str]]]:
+    """Leaf id -> (the spines it is wired to, the cores those spines are wired to), in natural leaf order."""
     cores_of = {spine: frozenset(ep.partition("/")[0] for _, ep in links.uplinks)
                 for spine, links in all_spine_links(fabric).items()}
-    index = {}
+    wiring = {}
     for leaf, links in per_state(fabric, all_leaf_links).items():
         spines = frozenset(ep.partition("/")[0] for _, ep in links.uplinks)
-        index[leaf] = (spines, frozenset().union(*(cores_of[s] for s in spines)),
-                       leaf_server_prefixes(fabric, leaf, links))
-    return index
+        wiring[leaf] = (spines, frozenset().union(*(cores_of[s] for s in spines)))
+    return wiring
+
+
+def _build_leaf_index(fabric: Fabric) -> dict[str, tuple[frozenset[str], frozenset[str], list[str]]]:
+    links = per_state(fabric, all_leaf_links)
+    return {leaf: (spines, cores, leaf_server_prefixes(fabric, leaf, links[leaf]))
+            for leaf, (spines, cores) in per_state(fabric, _build_wiring).items()}
 
 
 def _leaf_index(fabric: Fabric) -> dict[str, tuple[frozenset[str], frozenset[str], list[str]]]:
@@ -135,17 +141,17 @@ def _build_reach(fabric: Fabric) -> dict[tuple[frozenset[str], frozenset[str]], 
     """(spines, cores) of a leaf -> every leaf sharing one of those spines or cores, in natural order.
     Leaves wired alike (a rail's leaves on the same spines) share one answer, and each answer is found
     through the spines' and cores' own leaf lists, not by comparing every pair of leaves."""
-    index = _leaf_index(fabric)
+    index = per_state(fabric, _build_wiring)
     order = {leaf: i for i, leaf in enumerate(index)}
     on_spine: dict[str, list[str]] = {}
     on_core: dict[str, list[str]] = {}
-    for leaf, (spines, cores, _) in index.items():
+    for leaf, (spines, cores) in index.items():
         for spine in spines:
             on_spine.setdefault(spine, []).append(leaf)
         for core in cores:
             on_core.setdefault(core, []).append(leaf)
     reach = {}
-    for spines, cores, _ in index.values():
+    for spines, cores in index.values():
         if (spines, cores) not in reach:
             found = set().union(*(on_spine[s] for s in spines), *(on_core[c] for c in cores))
             reach[spines, cores] = sorted(found, key=order.__getitem__)
@@ -156,8 +162,15 @@ def reachable_leaves(fabric: Fabric, leaf_id: str) -> list[str]:
     """The other leaves whose servers this leaf's spines can carry traffic to, in natural order: those that
     share a spine with it, and (three tiers) those whose spines share a core with its spines, which the
     spines reach only through the cores."""
-    spines, cores, _ = _leaf_index(fabric)[leaf_id]
+    spines, cores = per_state(fabric, _build_wiring)[leaf_id]
     return [other for other in per_state(fabric, _build_reach)[spines, cores] if other != leaf_id]
+
+
+def reach_groups(fabric: Fabric) -> dict[str, list[str]]:
+    """Leaf id -> the leaves its spines reach, itself included (`reachable_leaves` is this without the
+    leaf): leaves wired alike share one list object, so a caller comparing designs compares each once."""
+    reach = per_state(fabric, _build_reach)
+    return {leaf: reach[wired] for leaf, wired in per_state(fabric, _build_wiring).items()}
 
 
 def candidate_order(primary: int, offset: int, uplinks: int) -> list[int]:

@@ -38,8 +38,9 @@ def test_a_design_against_itself_exits_0_with_the_summary(capsys, designs):
 def test_an_additive_change_exits_0_and_1_with_fail_on_any(capsys, designs):
     code, out, _ = run(capsys, "diff", designs["su2"], designs["su3"])
     assert code == 0
-    assert "80 unchanged, 40 added, 16 additive, 0 disruptive" in out.splitlines()[0]
-    assert "additive (16):" in out and "added (40):" in out and "  spine-01 (spine)" in out
+    assert "64 unchanged, 40 added, 32 additive, 0 disruptive" in out.splitlines()[0]   # leaves: su3 behind the spines
+    assert "additive (32):" in out and "added (40):" in out and "  spine-01 (spine)" in out
+    assert "    + destination su3-leaf-r0: (none) -> true" in out
     assert "    + cable Ethernet256: (none) -> su3-leaf-r0/Ethernet256" in out
     code, _, _ = run(capsys, "diff", designs["su2"], designs["su3"], "--fail-on", "any")
     assert code == 1

@@ -36,11 +36,15 @@ def test_one_more_su_with_the_spines_pinned_only_adds(superpod):
     old_leaves = [f"su{s}-leaf-r{r}" for s in (1, 2) for r in range(8)]
     old_servers = [f"su{s}-srv{n:02d}" for s in (1, 2) for n in range(1, 33)]
     spines = [f"spine-{n:02d}" for n in range(1, 17)]
-    assert all(report.device(d).status == "unchanged" for d in old_leaves + old_servers)
+    assert all(report.device(d).status == "unchanged" for d in old_servers)
+    for leaf in old_leaves:                      # their PPD agents now watch the spines for su3's servers too
+        device = report.device(leaf)
+        assert device.status == "additive" and {c.kind for c in device.changes} == {"destination"}
+        assert {c.key for c in device.changes} == {f"su3-leaf-r{r}" for r in range(8)}
     assert {d.device for d in report.devices if d.status == "added"} == \
         {f"su3-leaf-r{r}" for r in range(8)} | {f"su3-srv{n:02d}" for n in range(1, 33)}
     assert all(report.device(s).status == "additive" for s in spines)
-    assert report.counts == {"unchanged": 80, "added": 40, "additive": 16, "disruptive": 0, "removed": 0}
+    assert report.counts == {"unchanged": 64, "added": 40, "additive": 32, "disruptive": 0, "removed": 0}
     gained = _changes(report, "spine-01", "cable")
     assert gained and all(c.old is None and c.new.startswith("su3-leaf-") for c in gained)
     assert [(c.key, c.old, c.new) for c in report.fabric] == [("SU 3 name", None, "SU3")]
