@@ -99,7 +99,7 @@ def test_the_edit_script_grows_names_refuses_and_saves(tmp_path):
     assert lines[0] == "grew to 3 SUs: 12 devices, 64 cables added"
     assert lines[1] == "inventory: 1 host name, 1 rack place, 1 NIC names"
     assert lines[2].startswith("model not changed: asterfusion-cx732q-n has no port for the cables of su3-leaf-r0")
-    assert lines[3] == "0 errors; 12 added, 2 additive, 0 disruptive"
+    assert lines[3] == "0 errors; 12 added, 18 additive, 0 disruptive"     # the spines and the old leaves
     saved = designer.load(tmp_path / "pod.fabric.yaml")
     server = saved.servers["su3-srv01"]
     assert (server.hostname, server.rack, server.position) == ("gpu-c01", "R31", 2)
