@@ -13,12 +13,11 @@ whatever in them is disruptive to traffic shows on the switch or host whose file
 from __future__ import annotations
 
 import hashlib
-import re
 from pathlib import Path
 
+from ..export import manifest
 from ..export.bundle import MANIFEST
 from ..model.gcpause import collector_paused
-from ..model.limits import MIB, excerpt
 from .content import file_changes
 from .errors import ChangeInputError
 from .report import ADDED, REMOVED, Change, ChangeReport, DeviceChange, sorted_devices, status_of
@@ -30,9 +29,6 @@ PLAN_FOLDER = "ppd"                                           # ppd/<leaf host n
 # listed but never disruptive (a leaf that gains a server has '4 downlinks', not '3'; a host that gains
 # a rail NIC dumps its QoS too).
 NOTES = frozenset({"NOTES.txt", "README.txt", "rail-dump.sh"})
-MAX_MANIFEST_BYTES = 64 * MIB                                 # 101,655 files of the largest bundle: 10 MB
-_LINE = re.compile(r"([0-9a-f]{64})  ([^\n\r]+)\Z").match
-_WHOLE = re.compile(r"(?:[0-9a-f]{64}  [^\n\r]+\n)*").fullmatch
 
 Files = dict[str, str]          # bundle path -> SHA-256
 
@@ -58,34 +54,8 @@ def diff_bundles(old: Path, new: Path) -> ChangeReport:
 
 
 def read_manifest(folder: Path) -> Files:
-    """Bundle path -> SHA-256 of every file a bundle's MANIFEST.sha256 lists."""
-    path = folder / MANIFEST
-    if not path.is_file():
-        raise ChangeInputError(f"{folder} is not a rail-designer bundle: it has no {MANIFEST} "
-                               "(a bundle is the folder `rail-designer export` writes)")
-    with path.open("rb") as f:
-        data = f.read(MAX_MANIFEST_BYTES + 1)
-    if len(data) > MAX_MANIFEST_BYTES:
-        raise ChangeInputError(f"{path} is larger than {MAX_MANIFEST_BYTES >> 20} MB, the most this tool reads")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ChangeInputError(f"{path} is not UTF-8 text; export the bundle again") from None
-    lines = text.split("\n")
-    if _WHOLE(text) and not any(_unsafe(line[66:]) for line in lines[:-1]):   # the usual case: one C-level match
-        return {line[66:]: line[:64] for line in lines[:-1]}
-    for number, line in enumerate(lines[:-1], 1):
-        m = _LINE(line)
-        if not m or _unsafe(m.group(2)):
-            shown = excerpt(m.group(2) if m else line)
-            raise ChangeInputError(f"{path}, line {number}: {shown} is not '<sha256>  <path inside the bundle>'; "
-                                   "export the bundle again")
-    raise ChangeInputError(f"{path} does not end with a line break; export the bundle again")
-
-
-def _unsafe(rel: str) -> bool:
-    """A manifest path that is not a plain relative path inside the bundle."""
-    return rel.startswith("/") or "\\" in rel or any(word in f"/{rel}/" for word in ("//", "/./", "/../"))
+    """Bundle path -> SHA-256 of every file a bundle's MANIFEST.sha256 lists (`export.manifest`)."""
+    return manifest.read_manifest(folder, ChangeInputError)
 
 
 def split_by_device(files: Files) -> tuple[dict[str, Files], dict[str, str], Files]:

@@ -26,7 +26,7 @@ from ..resources import templates_dir
 from .bundle import MANIFEST, README, Entry, render_in_memory, select_parts, write_file
 from .deploy import APPLY_SCRIPT, STAGE
 from .env import render
-from .errors import ExportError
+from .manifest import read_manifest
 from .rollout import DEFAULT_MAX_DRAIN, Wave, expectations, plan_waves
 
 CHECK_SCRIPT = "rail-rollout-check.py"
@@ -35,19 +35,7 @@ DEVICE_FOLDERS = ("switches/", "hosts/")
 
 def manifest_digests(bundle: Path) -> dict[str, str]:
     """path -> SHA-256 of a bundle folder's MANIFEST.sha256 (README and the manifest itself left out)."""
-    path = Path(bundle) / MANIFEST
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ExportError(f"{bundle} is not a rail-designer bundle: cannot read {MANIFEST} ({exc})") from None
-    out = {}
-    for number, line in enumerate(text.splitlines(), 1):
-        digest, sep, rel = line.partition("  ")
-        if not sep or len(digest) != 64:
-            raise ExportError(f"{path}, line {number}: not a '<sha256>  <path>' line")
-        if rel not in (README, MANIFEST):
-            out[rel] = digest
-    return out
+    return {rel: digest for rel, digest in read_manifest(Path(bundle)).items() if rel not in (README, MANIFEST)}
 
 
 def design_digests(fabric: Fabric, only: list[str] | None = None, extra: list[str] | None = None) -> dict[str, str]:
