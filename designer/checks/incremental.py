@@ -31,7 +31,7 @@ READS = {   # facets a rule's whole-design pass reads (rules not listed: all of 
     "RD044": {"devices", "wiring"}, "RD045": {"devices", "wiring"}, "RD046": {"devices", "plan"},
     "RD047": {"devices", "plan"}, "RD049": {"devices", "settings"},
     "RD027": {"devices"}, "RD029": {"devices", "plan"}, "RD031": {"devices"},
-    "RD032": {"devices", "wiring"},
+    "RD032": {"devices", "wiring"}, "RD050": {"devices", "wiring", "settings"},
 }
 
 

@@ -258,6 +258,8 @@ def growth_room(fabric: Fabric) -> tuple[int, int, bool] | None:
         return None
     from .spec import size
     now_sus, servers = current_size(fabric)
+    if not values["spines"]:                  # rail-only: an SU brings its own leaves, nothing to count
+        return MAX_SU, servers, False
     spec = planned_spec(fabric.settings, now_sus, servers, GrowthPlan(0, 0, tuple(sorted(values.items()))))
     sus = now_sus
     while sus < MAX_SU and size(replace(spec, sus=sus + 1), fabric.catalog).ok:
