@@ -19,8 +19,9 @@ def _shown(monkeypatch):
 def test_compare_with_the_saved_file_marks_the_devices_an_edit_changed(window, tmp_path, monkeypatch):
     shown = _shown(monkeypatch)
     path = tmp_path / "d.fabric.yaml"
+    assert window.document.path is None
     window.comparing.compare_saved()
-    assert "not been saved" in window.statusBar().currentMessage() or window.document.path is None
+    assert "has not been saved to a file yet" in window.statusBar().currentMessage() and not shown
     window.document.path = path
     designer.save(window.document.fabric, path)
     window.comparing.compare_saved()
