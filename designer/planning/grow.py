@@ -58,15 +58,13 @@ def grow(fabric: Fabric, sus: int | None = None, servers_per_su: int | None = No
         raise PlanningError([f"grow only adds: the design has {now_sus} SUs of up to {now_servers} servers, "
                              f"asked for {sus} of {servers} (delete devices to shrink it)"])
     stable, derived, why = _candidates(fabric, sus, servers, final_sus)
-    if stable is not None:
-        target, problem = _try_build(stable, fabric.catalog, cut=True)
-        if target is not None:
-            conflicts = compare(fabric, target, strict=fabric.settings.growth is None)
-            if not conflicts:
-                return _merge(fabric, target, sus, servers)
-            why = why or "the planner would place what exists elsewhere"
-        else:
-            why = why or problem
+    target, problem = _try_build(stable, fabric.catalog, cut=True)
+    if target is not None:
+        if not compare(fabric, target, strict=fabric.settings.growth is None):
+            return _merge(fabric, target, sus, servers)
+        why = why or "the planner would place what exists elsewhere"
+    else:
+        why = why or problem
     target, problem = _try_build(derived, fabric.catalog)
     if target is None:
         raise PlanningError([f"{sus} SUs of {servers} servers cannot be built: {problem}"])
@@ -76,12 +74,9 @@ def grow(fabric: Fabric, sus: int | None = None, servers_per_su: int | None = No
                            f"it would renumber or recable {len(conflicts)} devices "
                            "(re-run with --allow-renumber to accept that, or plan for the final size)",
                            *conflicts])
-    for device_id, device in fabric.switches.items():
-        if device_id in target.switches and not target.hostname_owner(device.hostname):
-            target.set_hostname(device_id, device.hostname)
-    for device_id, device in fabric.servers.items():
-        if device_id in target.servers and not target.hostname_owner(device.hostname):
-            target.set_hostname(device_id, device.hostname)
+    for device in (*fabric.switches.values(), *fabric.servers.values()):    # host names are kept
+        if target.has_device(device.id) and not target.hostname_owner(device.hostname):
+            target.set_hostname(device.id, device.hostname)
     added = sorted(set(target.switches) - set(fabric.switches) | set(target.servers) - set(fabric.servers))
     return GrowResult(target, sus, servers, _natural(added), len(set(target.links) - set(fabric.links)),
                       conflicts, target.settings.growth)
@@ -104,8 +99,8 @@ def _try_build(spec: BuildSpec, catalog, cut: bool = False) -> tuple[Fabric | Cu
 
 
 def _candidates(fabric: Fabric, sus: int, servers: int, final_sus: int | None):
-    """(the spec that keeps every size the design has, or None; the spec with sizes derived for the new
-    size; why the first cannot be used, when that is known before building)."""
+    """(the spec that keeps every size the design has; the spec with sizes derived for the new size; why
+    the first cannot be used, when that is known before building)."""
     settings = fabric.settings
     plan = settings.growth
     if plan is not None:
