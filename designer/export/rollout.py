@@ -3,8 +3,9 @@
 Order (issue 17): devices that carry no traffic yet first (every device the new design adds: their
 configs go on before anything existing points at them); then the existing spines, then the cores,
 that change, in groups: within each mesh scope (the spines one leaf meshes with: fabric plane, spine
-group, spine plane; for cores, a core group) a wave drains at most ``max_drain`` of the scope's
-switches (at least one), so a leaf never loses more than that share of its uplinks at once; then the
+group, spine plane; for cores, every core of the fabric plane, since traffic between spine groups
+crosses all the core groups) a wave drains at most ``max_drain`` of the scope's switches (at least
+one), so a leaf never loses more than that share of its uplinks at once; then the
 existing leaves that change, at most one per SU and fabric plane per wave (an SU loses at most one
 rail at a time); then the existing hosts that change.
 
@@ -65,7 +66,7 @@ def plan_waves(new: Fabric, changed: set[str], added: set[str], max_drain: float
                           [d for d in fresh if d in new.switches], [d for d in fresh if d in new.servers]))
     existing = changed - added
     for role, kind, scope in ((Role.SPINE, "spines", lambda s: _scope_name(new, mesh_key(new, s))),
-                              (Role.CORE, "cores", lambda s: f"fabric plane {s.fabric_plane}, core group {s.group}")):
+                              (Role.CORE, "cores", lambda s: f"the cores of fabric plane {s.fabric_plane}")):
         waves.extend(_drained_groups(new, _switches(new, existing, role), role, kind, scope, max_drain))
     leaves = _switches(new, existing, Role.LEAF)
     per_su: dict[tuple, list[str]] = defaultdict(list)

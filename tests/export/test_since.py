@@ -171,3 +171,18 @@ def test_the_check_script_reports_each_difference_and_passes_what_is_as_designed
     (tmp_path / "x.json").write_text("{")
     done = subprocess.run([sys.executable, str(CHECK), str(tmp_path / "x.json")], capture_output=True, text=True)
     assert done.returncode == 2 and "cannot read" in done.stderr
+
+
+def test_three_tier_waves_drain_spines_per_spine_group_and_cores_per_core_group():
+    fabric = designer.build(designer.spec("b200-superpod", sus=4, servers_per_su=4, core_tier="on", sus_per_group=2))
+    spines, cores = fabric.spines(), fabric.cores()
+    changed = {s.id for s in spines} | {c.id for c in cores}
+    waves = plan_waves(fabric, changed, set(), parse_share("1/2"))
+    assert [w.kind for w in waves] == ["spines"] * 2 + ["cores"] * 2
+    for wave in waves[:2]:                          # a spine of each spine group at once: their leaves differ
+        assert wave.shares == {"spine group 1": "1 of 2", "spine group 2": "1 of 2"}
+        assert {fabric.switches[s].group for s in wave.switches} == {1, 2}
+    for wave in waves[2:]:                          # never both cores: spine groups reach each other through all
+        assert wave.shares == {"the cores of fabric plane 0": f"1 of {len(cores)}"} and len(wave.switches) == 1
+    assert all(w.drain for w in waves)
+    assert sorted(s for w in waves for s in w.switches) == sorted(changed)
