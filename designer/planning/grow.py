@@ -58,9 +58,10 @@ def grow(fabric: Fabric, sus: int | None = None, servers_per_su: int | None = No
         raise PlanningError([f"grow only adds: the design has {now_sus} SUs of up to {now_servers} servers, "
                              f"asked for {sus} of {servers} (delete devices to shrink it)"])
     stable, derived, why = _candidates(fabric, sus, servers, final_sus)
-    target, problem = _try_build(stable, fabric.catalog, cut=True)
+    planned = fabric.settings.growth is not None
+    target, problem = _try_build(stable, fabric.catalog, cut=True, have=fabric if planned else None)
     if target is not None:
-        if not compare(fabric, target, strict=fabric.settings.growth is None):
+        if not compare(fabric, target, strict=not planned):
             return _merge(fabric, target, sus, servers)
         why = why or "the planner would place what exists elsewhere"
     else:
@@ -82,9 +83,11 @@ def grow(fabric: Fabric, sus: int | None = None, servers_per_su: int | None = No
                       conflicts, target.settings.growth)
 
 
-def _try_build(spec: BuildSpec, catalog, cut: bool = False) -> tuple[Fabric | Cut | None, str]:
+def _try_build(spec: BuildSpec, catalog, cut: bool = False, have: Fabric | None = None
+               ) -> tuple[Fabric | Cut | None, str]:
     """The design ``spec`` builds (with ``cut``, a planned spec's as plain maps: nothing of it is
-    cabled twice), or None and why not."""
+    cabled twice; with ``have`` too, only the cables and values ``have`` lacks, which is all a
+    non-strict `compare` and `_merge` look at), or None and why not."""
     from .build import build, problems_of
     try:
         if cut and is_planned(spec):
@@ -92,7 +95,7 @@ def _try_build(spec: BuildSpec, catalog, cut: bool = False) -> tuple[Fabric | Cu
             problems = problems_of(spec, sizing)
             if problems:
                 raise PlanningError(problems)
-            return planned_cut(spec, sizing, catalog), ""
+            return planned_cut(spec, sizing, catalog, have), ""
         return build(spec, catalog), ""
     except PlanningError as exc:
         return None, "; ".join(exc.problems)

@@ -101,13 +101,14 @@ class Cut:
     rails: dict
 
 
-def planned_cut(spec: BuildSpec, sizing: Sizing, catalog) -> Cut:
+def planned_cut(spec: BuildSpec, sizing: Sizing, catalog, have: Fabric | None = None) -> Cut:
     """What a planned spec builds: its final design (the reference) cut down to the SUs and servers
-    asked for, with the plan in its settings."""
+    asked for, with the plan in its settings. With ``have`` (a design), the cut's cables, addresses and
+    ASNs are only those whose id or key ``have`` lacks (its devices are all there): what `grow` adds."""
     from .build import settings_from
     settings = replace(settings_from(spec, sizing), growth=growth_plan(spec, sizing))
     groups = -(-spec.sus // sizing.sus_per_group) if sizing.tiers == 3 else None
-    return restricted(_reference(final_of(spec), catalog), settings, spec.sus, spec.servers_per_su, groups)
+    return restricted(_reference(final_of(spec), catalog), settings, spec.sus, spec.servers_per_su, groups, have)
 
 
 def planned_design(spec: BuildSpec, sizing: Sizing, catalog) -> Fabric:
@@ -131,10 +132,13 @@ def planned_design(spec: BuildSpec, sizing: Sizing, catalog) -> Fabric:
     return fabric
 
 
-def restricted(ref: Fabric, settings: DesignSettings, sus: int, servers_per_su: int, groups: int | None) -> Cut:
+def restricted(ref: Fabric, settings: DesignSettings, sus: int, servers_per_su: int, groups: int | None,
+               have: Fabric | None = None) -> Cut:
     """``ref`` with only its first ``sus`` SUs, the first ``servers_per_su`` servers of each, the spines
     of the first ``groups`` spine groups (all spines when None), every core, the cables among them and
-    the addresses of what is kept (a cable end's only when its cable is kept)."""
+    the addresses of what is kept (a cable end's only when its cable is kept). With ``have``, cables,
+    addresses and ASNs that ``have`` holds under the same id or key are left out (set differences:
+    growing a large design by one SU looks at what it adds, not at everything it keeps)."""
     rank: dict[int, int] = {}
     servers = {}
     for server in ref.sorted_servers():
@@ -143,15 +147,32 @@ def restricted(ref: Fabric, settings: DesignSettings, sus: int, servers_per_su: 
             servers[server.id] = server
     switches = {s.id: s for s in sorted(ref.switches.values(), key=lambda s: natural_key(s.id))
                 if (s.su is None or s.su <= sus) and (groups is None or s.role is not Role.SPINE or s.group <= groups)}
-    links = {i: l for i, l in ref.links.items()
-             if (l.a.partition("/")[0] in switches or l.a.partition("/")[0] in servers)
-             and (l.b.partition("/")[0] in switches or l.b.partition("/")[0] in servers)}
+
+    def kept(link) -> bool:
+        a, b = link.a.partition("/")[0], link.b.partition("/")[0]
+        return (a in switches or a in servers) and (b in switches or b in servers)
+
+    held = have.links if have is not None else {}
+    links = {i: l for i, l in ref.links.items() if i not in held and kept(l)}
     ends = {end for link in links.values() for end in (link.a, link.b)}
-    addresses = {k: v for k, v in ref.addresses.items()
-                 if k in ends or (k.partition("/")[2] in ("lo", "svi") and k.partition("/")[0] in switches)}
-    asns = {k: v for k, v in ref.asns.items() if k in switches}
+    mine = have.addresses if have is not None else {}
+    addresses = {}
+    for key, value in ref.addresses.items():
+        if key in mine:
+            continue
+        device, _, port = key.partition("/")
+        if key in ends or (port in ("lo", "svi") and device in switches) or (
+                have is not None and _kept_by(have, ref, key, kept)):
+            addresses[key] = value
+    asns = {k: v for k, v in ref.asns.items() if k in switches and (have is None or k not in have.asns)}
     return Cut(settings, switches, servers, links, addresses, asns,
                {i: u for i, u in ref.sus.items() if i <= sus}, dict(ref.rails))
+
+
+def _kept_by(have: Fabric, ref: Fabric, key: str, kept) -> bool:
+    """Whether ``key`` is an end of a cable ``have`` holds as the reference does, among kept devices."""
+    link = have.link_at(key)
+    return link is not None and link.id in ref.links and kept(link)
 
 
 def planned_values(fabric: Fabric) -> tuple[dict[str, str], dict[str, int]]:

@@ -106,6 +106,17 @@ def test_growing_from_n_to_m_gives_the_design_new_builds_at_m(preset, sizes):
     assert dumps(fabric) == dumps(planned(preset, m, final, **SHAPES[preset]))
 
 
+def test_growing_puts_back_a_planned_cable_and_address_the_design_lost():
+    # grow looks only at what the design lacks (set differences against the reference): a cable taken
+    # out and an address cleared by hand are among those, and come back as the plan has them
+    fabric = planned("superpod-su", 1, 3, servers_per_su=4)
+    link = fabric.link_at("su1-leaf-r0/Ethernet0")
+    fabric.disconnect(link.id)
+    fabric.set_address("su1-leaf-r1/lo", None)
+    designer.grow(fabric, 2)
+    assert dumps(fabric) == dumps(planned("superpod-su", 2, 3, servers_per_su=4))
+
+
 def test_servers_added_to_a_partly_filled_su_go_where_the_plan_put_them():
     fabric = planned("superpod-su", 2, 2, servers_per_su=16, final_servers_per_su=32)
     assert len(fabric.servers) == 32 and "RD050" in [f.code for f in designer.check(fabric)]
