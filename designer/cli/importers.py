@@ -8,7 +8,6 @@ from pathlib import Path
 
 import designer
 
-from ..export.csvtext import csv_text
 from .common import EXIT_FINDINGS, EXIT_OK, CliError, say_removed
 
 DEFAULT_CATALOG = Path("~/.config/rail-designer/catalog.yaml")
@@ -139,6 +138,7 @@ def _text(result) -> str:
 
 
 def _csv(result) -> str:
+    from ..export.csvtext import csv_text      # here, not at the top: the export package is heavy to import
     rows = []
     for m in result.mismatches:
         expected = dict(m.expected)

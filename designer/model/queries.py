@@ -199,10 +199,13 @@ class FabricQueries:
         if found is None:
             link_at, links = self._link_at, self._links
             found = []
+            prefix = switch_id + "/"
             for name, port in self.ports(switch_id).items():
-                link_id = link_at.get(f"{switch_id}/{name}")
+                ep = prefix + name
+                link_id = link_at.get(ep)
                 if link_id is not None:
-                    found.append((port, links[link_id].other(f"{switch_id}/{name}")))
+                    link = links[link_id]
+                    found.append((port, link.b if ep == link.a else link.a))
             found = self._cabled[switch_id] = tuple(found)
         return found
 
