@@ -13,7 +13,7 @@ from designer.export import export
 from tests.deploy.sonic_stubs import FakeSwitch
 from tests.export.helpers_hosts import need_tool
 from tests.sonic.factory import factory_config
-from tests.sonic.yang_models import small_design
+from tests.sonic.yang_models import models, small_design
 
 LEAF = "su1-leaf-r0"
 PIN = "PPD|PIN_Ethernet0"
@@ -23,6 +23,7 @@ PIN = "PPD|PIN_Ethernet0"
 def switch(tmp_path):
     need_tool("redis-server")
     need_tool("redis-cli")
+    models()                                     # SONiC's YANG models and libyang: apply validates with them
     sw = FakeSwitch(tmp_path)
     yield sw
     sw.close()
