@@ -22,7 +22,8 @@ What apply does, in this order:
    that this bundle no longer has are deleted (`sonic-db-cli CONFIG_DB DEL`, members and addresses
    first), then `config load -y DIR/config_db.json` merges (sets the fields it names, keeps everything
    else: management address, hwsku/platform/mac, buffers). Keys the switch had before the first apply
-   are merged into, never deleted. Never `config reload` of this partial file: reload flushes CONFIG_DB;
+   are merged into, never deleted. A port's lanes, alias, index and speed stay the switch's (a port
+   the switch lacks is refused: breakout is SONiC's dynamic port breakout). Never `config reload` of this partial file: reload flushes CONFIG_DB;
 3. FRR: DIR/frr.conf to /etc/sonic/frr/frr.conf; `systemctl restart bgp` when it or the routing
    mode changed (docker-fpm-frr reads docker_routing_config_mode when the container starts);
 4. PPD (leaves): the agent, its pins file and its unit; the unit starts after swss and bgp and
@@ -68,7 +69,8 @@ HERE = Path(__file__).resolve().parent
 OWNED = SONIC / "rail-designer/owned-keys.json"      # the CONFIG_DB keys the bundle created here
 YANG_DIR = ROOT / "usr/local/yang-models"             # SONiC's models, what `config reload` validates with
 PIN_PREFIX = "PIN_"
-PLATFORM_TABLES = ("PORT", "DEVICE_METADATA")          # rows the switch had first: never deleted
+PLATFORM_TABLES = ("PORT", "DEVICE_METADATA")
+PLATFORM_FIELDS = ("lanes", "alias", "index", "speed")   # a port's, from the switch, never from the bundle          # rows the switch had first: never deleted
 CHILD_TABLES = ("ACL_RULE", "VLAN_MEMBER", "PORTCHANNEL_MEMBER", "VLAN_INTERFACE", "INTERFACE",
                 "LOOPBACK_INTERFACE", "PORTCHANNEL_INTERFACE")   # deleted before the rows they refer to
 ROUTING_MODE = "split-unified"
@@ -238,6 +240,31 @@ def check_result(running: dict, target: dict) -> None:
                   + "\nnothing was changed")
 
 
+def platform_owned(ours: dict, running: dict) -> dict:
+    """``ours`` without the PORT fields the platform owns: SONiC cannot change lanes at run time, and the
+    switch's own lanes, aliases, indexes and speeds are right for its platform; the bundle's are the
+    catalogue's guess. A port the switch lacks is a breakout, which only SONiC's dynamic port breakout does."""
+    ports = running.get("PORT") or {}
+    wanted = ours.get("PORT") or {}
+    missing = sorted(set(wanted) - set(ports))
+    if wanted and missing:
+        raise Refused(f"the design has {len(missing)} port(s) this switch's PORT table lacks ({', '.join(missing[:4])}"
+                      f"{' ...' if len(missing) > 4 else ''}): break the ports out first with SONiC's dynamic port "
+                      "breakout (`config interface breakout <port> <mode>`); apply never changes lanes. Nothing was changed")
+    out = copy.deepcopy(ours)
+    differ = []
+    for name, entry in out.get("PORT", {}).items():
+        for field in PLATFORM_FIELDS:
+            if field in entry:
+                if field in ports[name] and ports[name][field] != entry[field]:
+                    differ.append(f"{name} {field} {ports[name][field]} (design {entry[field]})")
+                del entry[field]
+    if differ:
+        print(f"ports: the switch keeps its own value where the design's catalogue differs ({len(differ)}): "
+              + ", ".join(differ[:6]) + (" ..." if len(differ) > 6 else ""))
+    return out
+
+
 def stage_files(stage: Path) -> tuple[dict, Path, Path | None]:
     ours = load_json(stage / "config_db.json", "the switch's config_db.json")
     frr = stage / "frr.conf"
@@ -271,6 +298,7 @@ def warn_bgp_neighbors(running: dict) -> None:
 def cmd_diff(stage: Path) -> int:
     ours, frr, pins = stage_files(stage)
     running = running_config()
+    ours = platform_owned(ours, running)
     warn_bgp_neighbors(running)
     drop = dropped(ours, running, owned_keys())
     lines = [f"- {key}" for key in drop] + changes(ours, running)
@@ -351,6 +379,7 @@ def cmd_apply(stage: Path) -> int:
     ours, frr, pins = stage_files(stage)
     running = running_config()
     warn_bgp_neighbors(running)
+    ours = platform_owned(ours, running)
     owned = owned_keys()
     drop = dropped(ours, running, owned)
     check_result(running, converged(running, ours, drop))
@@ -361,7 +390,9 @@ def cmd_apply(stage: Path) -> int:
         write_owned(owned | created)          # first: an apply cut short leaves nothing it created unlisted
         for key in drop:
             run("sonic-db-cli", "CONFIG_DB", "DEL", key)
-        run("config", "load", "-y", str(stage / "config_db.json"))
+        loaded = folder / "load-config_db.json"          # the bundle's file less what the platform owns
+        write_atomic(loaded, json.dumps(ours, indent=4, sort_keys=True).encode())
+        run("config", "load", "-y", str(loaded))
         write_atomic(FRR_CONF, frr.read_bytes())
         if restart_bgp:
             run("systemctl", "restart", "bgp")

@@ -158,3 +158,40 @@ def test_every_pair_of_designs_sharing_a_switch_converges(tmp_path):
             if stale or problems:
                 failures.append(f"{a} -> {b}: stale {sorted(stale)[:3]}, {problems[:2]}")
     assert pairs > 300 and not failures, "\n".join(failures[:10])
+
+
+def test_apply_keeps_the_lanes_speeds_aliases_and_indexes_of_sonics_sample_config(switch, tmp_path):
+    """SONiC's own sample PORT rows (lanes "65", speed 11100, alias Eth1/1: a non-sequential lane map)
+    under the design's port names: apply changes none of their platform fields."""
+    from tests.ci import yang_dir
+    sample = json.loads((yang_dir() / "sonic-sample-config_db.json").read_text())["SAMPLE_CONFIG_DB_JSON"]["PORT"]
+    new = bundle(tmp_path, NEW, "new")
+    ours = leaf_config(new)["PORT"]
+    platform = {name: {f: row[f] for f in ("lanes", "alias", "index", "speed") if f in row}
+                for name, row in zip(sorted(ours, key=lambda n: int(n.removeprefix("Ethernet"))), sample.values())}
+    factory = factory_config(ours)
+    for name, fields in platform.items():
+        factory["PORT"][name].update(fields)
+    assert any(ours[n][f] != v for n, fields in platform.items() for f, v in fields.items())
+    before = prepared(switch, factory)
+    stage = staged(switch, new, "s")
+    done = switch.run(stage, "apply", str(stage / LEAF))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "the switch keeps its own value" in done.stdout
+    for config in (switch.dump(), json.loads((switch.root / "etc/sonic/config_db.json").read_text())):
+        for name, row in before["PORT"].items():
+            assert {f: config["PORT"][name].get(f) for f in ("lanes", "alias", "index", "speed")} == \
+                   {f: row.get(f) for f in ("lanes", "alias", "index", "speed")}
+        assert config["PORT"]["Ethernet0"]["mtu"] == ours["Ethernet0"]["mtu"]        # the design's own fields
+
+
+def test_a_port_the_switch_lacks_is_refused_as_a_breakout(switch, tmp_path):
+    new = bundle(tmp_path, NEW, "new")
+    factory = factory_config(leaf_config(new)["PORT"])
+    del factory["PORT"]["Ethernet8"]
+    before = prepared(switch, factory)
+    stage = staged(switch, new, "s")
+    done = switch.run(stage, "apply", str(stage / LEAF))
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "Ethernet8" in done.stderr and "config interface breakout" in done.stderr
+    assert switch.dump() == before

@@ -70,9 +70,10 @@ def test_apply_backs_up_first_merges_never_reloads_and_saves_without_pins(switch
     done = switch.run(stage, "apply", str(stage / LEAF))
     assert done.returncode == 0, done.stdout + done.stderr
     calls = [" ".join(c) for c in switch.calls()]
+    [folder] = [b for b in (switch.root / "etc/sonic/rail-designer/backups").iterdir() if b.is_dir()]
     assert calls == [
         "sonic-cfggen -d --print-data",                                   # read, then back up
-        f"config load -y {stage / LEAF / 'config_db.json'}",              # merge
+        f"config load -y {folder / 'load-config_db.json'}",              # merge
         "systemctl restart bgp",                                          # routing mode and frr.conf changed
         "systemctl daemon-reload", "systemctl enable rail-ppd-agent.service",
         "systemctl restart rail-ppd-agent.service",
