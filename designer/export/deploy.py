@@ -2,8 +2,10 @@
 Ansible playbook all render their switch steps from `SWITCH_STEPS`, so they cannot disagree.
 
 Every change on the switch is made by one script shipped in the bundle, ``switches/rail-switch-apply.py``
-(stdlib Python 3, which every SONiC image has): ``diff`` (dry run), ``apply`` (backup, ``config load``
-merge, frr.conf, PPD agent, ``config save`` without the agent's rules, verify) and ``rollback``.
+(stdlib Python 3 and SONiC's own sonic_yang, which every SONiC image has): ``diff`` (dry run), ``apply``
+(YANG lint of the result, backup, delete the keys an earlier apply created that the bundle dropped,
+``config load`` merge, frr.conf, PPD agent, ``config save`` without the agent's rules, verify with YANG)
+and ``rollback``.
 A human and the playbook run the same commands on the same staged files. Nothing here ever runs
 ``config reload`` on a partial file; the script's rollback reloads only a complete backed-up config.
 """
@@ -41,7 +43,8 @@ SWITCH_STEPS: list[Step] = [
          f"switches/{AGENT_UNIT} ppd/{AGENT} admin@{HOST}:{STAGE}/"),
     Step("dry run: what the merge, frr.conf and the PPD agent would change (changes nothing)",
          _script("diff", f"{STAGE}/{HOST}"), "diff"),
-    Step("apply: backup, config load (merge), frr.conf, PPD agent, config save, verify",
+    Step("apply: YANG lint of the result, backup, delete what the bundle dropped, config load (merge), "
+         "frr.conf, PPD agent, config save, verify",
          _script("apply", f"{STAGE}/{HOST}"), "apply"),
     Step("rollback, if needed: the last backup back in place", _script("rollback"), "rollback"),
 ]

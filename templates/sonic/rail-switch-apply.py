@@ -12,11 +12,18 @@ the PPD agent (rail-ppd-agent.py) and rail-ppd-agent.service sit beside this scr
 rail-designer; the Ansible playbook runs exactly these commands too.
 
 What apply does, in this order:
-1. backup: the whole running CONFIG_DB (sonic-cfggen -d --print-data), /etc/sonic/config_db.json
-   and /etc/sonic/frr/frr.conf into /etc/sonic/rail-designer/backups/<UTC time>/;
-2. merge: `config load -y DIR/config_db.json` (sets the fields it names, keeps everything else:
-   management address, hwsku/platform/mac, buffers). Never `config reload` of this partial file:
-   reload flushes CONFIG_DB first;
+0. lint: the CONFIG_DB the apply leads to (the running one, less the keys below, with DIR/config_db.json
+   merged in, less the agent's pins) is validated as `config reload` validates a file: SONiC's
+   sonic_yang with the models in /usr/local/yang-models. An invalid result is refused; nothing changes;
+1. backup: the whole running CONFIG_DB (sonic-cfggen -d --print-data), /etc/sonic/config_db.json,
+   /etc/sonic/frr/frr.conf, the pins, the unit and the owned-keys list into
+   /etc/sonic/rail-designer/backups/<UTC time>/;
+2. converge: the keys an earlier apply created (listed in /etc/sonic/rail-designer/owned-keys.json)
+   that this bundle no longer has are deleted (`sonic-db-cli CONFIG_DB DEL`, members and addresses
+   first), then `config load -y DIR/config_db.json` merges (sets the fields it names, keeps everything
+   else: management address, hwsku/platform/mac, buffers). Keys the switch had before the first apply
+   are merged into, never deleted. A port's lanes, alias, index and speed stay the switch's (a port
+   the switch lacks is refused: breakout is SONiC's dynamic port breakout). Never `config reload` of this partial file: reload flushes CONFIG_DB;
 3. FRR: DIR/frr.conf to /etc/sonic/frr/frr.conf; `systemctl restart bgp` when it or the routing
    mode changed (docker-fpm-frr reads docker_routing_config_mode when the container starts);
 4. PPD (leaves): the agent, its pins file and its unit; the unit starts after swss and bgp and
@@ -24,9 +31,11 @@ What apply does, in this order:
 5. save: `config save -y`, then the agent's own ACL rules (<table>|PIN_*) are taken out of
    /etc/sonic/config_db.json: their REDIRECT actions are not in SONiC's YANG, so a saved copy would
    make the next YANG-validated `config reload` fail; the agent re-adds them after boot;
-6. verify: every field of DIR/config_db.json is read back from CONFIG_DB.
-rollback removes the agent's rules and unit, restores the saved files and reloads the backup's
-complete CONFIG_DB dump (a whole config, never a partial one).
+6. verify: every field of DIR/config_db.json is read back from CONFIG_DB, the deleted keys are gone,
+   and the running CONFIG_DB (less the pins) and the saved file pass SONiC's YANG; when they do not,
+   apply rolls back by itself.
+rollback removes the agent's rules and unit, restores the saved files (the startup config_db.json as it
+was) and reloads the backup's complete CONFIG_DB dump (a whole config, never a partial one).
 
 dump only reads: OUTDIR gets config_db.json (the whole running CONFIG_DB, sonic-cfggen -d --print-data),
 frr-running.conf (`vtysh -c 'show running-config'`), ppd-agent.json (the agent's PIN_ rules read back from
@@ -37,6 +46,7 @@ whole or not at all (a folder beside it, then one rename); an earlier dump there
 
 from __future__ import annotations
 
+import copy
 import difflib
 import json
 import os
@@ -56,7 +66,13 @@ PINS = SONIC / "rail-ppd-pins.json"
 AGENT = ROOT / "usr/local/bin/rail-ppd-agent.py"
 UNIT = ROOT / "etc/systemd/system/rail-ppd-agent.service"
 HERE = Path(__file__).resolve().parent
+OWNED = SONIC / "rail-designer/owned-keys.json"      # the CONFIG_DB keys the bundle created here
+YANG_DIR = ROOT / "usr/local/yang-models"             # SONiC's models, what `config reload` validates with
 PIN_PREFIX = "PIN_"
+PLATFORM_TABLES = ("PORT", "DEVICE_METADATA")
+PLATFORM_FIELDS = ("lanes", "alias", "index", "speed")   # a port's, from the switch, never from the bundle          # rows the switch had first: never deleted
+CHILD_TABLES = ("ACL_RULE", "VLAN_MEMBER", "PORTCHANNEL_MEMBER", "VLAN_INTERFACE", "INTERFACE",
+                "LOOPBACK_INTERFACE", "PORTCHANNEL_INTERFACE")   # deleted before the rows they refer to
 ROUTING_MODE = "split-unified"
 DUMP_FORMAT = 1
 DUMP_MANIFEST = "MANIFEST.json"
@@ -125,6 +141,130 @@ def changes(ours: dict, running: dict) -> list[str]:
     return out
 
 
+def keys(config: dict) -> set[str]:
+    return {f"{table}|{key}" for table, entries in config.items() if isinstance(entries, dict) for key in entries}
+
+
+def owned_keys() -> set[str]:
+    """The keys earlier applies created (none before the first apply, or after a rollback to before it)."""
+    if not OWNED.is_file():
+        return set()
+    data = load_json(OWNED, "the list of keys rail-designer owns")
+    if not isinstance(data.get("keys"), list):
+        raise Refused(f"{OWNED}: no list of keys in it; restore it from a backup or delete it "
+                      "(then nothing an earlier apply created is removed)")
+    return set(map(str, data["keys"]))
+
+
+def write_owned(owned: set[str]) -> None:
+    write_atomic(OWNED, json.dumps({"format": 1, "keys": sorted(owned)}, indent=1).encode())
+
+
+def owned_after(ours: dict, running: dict, owned: set[str]) -> set[str]:
+    """The keys this bundle owns once applied: those it creates, and those an earlier apply created that it
+    keeps. A key the switch had before (a factory PORT row) is merged into, never owned."""
+    there = keys(running)
+    return {key for key in keys(ours) if key not in there or key in owned}
+
+
+def delete_order(key: str) -> tuple:
+    """Members and addresses before their VLAN or interface, rules before their table."""
+    table = key.split("|", 1)[0]
+    return (-key.count("|"), 0 if table in CHILD_TABLES else 1, key)
+
+
+def dropped(ours: dict, running: dict, owned: set[str]) -> list[str]:
+    """Keys an earlier apply created that this bundle no longer has, in the order they can be deleted."""
+    gone = (owned - keys(ours)) & keys(running)
+    return sorted((k for k in gone if k.split("|", 1)[0] not in PLATFORM_TABLES), key=delete_order)
+
+
+def converged(running: dict, ours: dict, drop: list[str]) -> dict:
+    """The CONFIG_DB apply leads to: the dropped keys deleted, then ours merged as `config load` merges
+    (sonic-cfggen --write-to-db sets each entry's named fields and keeps the rest)."""
+    out = copy.deepcopy(running)
+    for key in drop:
+        table, name = key.split("|", 1)
+        out.get(table, {}).pop(name, None)
+    for table, entries in ours.items():
+        target = out.setdefault(table, {})
+        for name, entry in entries.items():
+            target.setdefault(name, {}).update(copy.deepcopy(entry))
+    return {table: entries for table, entries in out.items() if entries}
+
+
+def without_pins(config: dict) -> dict:
+    """``config`` without the agent's PIN_ rules: live state, never part of a saved or validated config."""
+    out = copy.deepcopy(config)
+    for key in agent_rules(out, set(out.get("ACL_TABLE", {}))):
+        del out["ACL_RULE"][key]
+    return {table: entries for table, entries in out.items() if entries}
+
+
+def yang_problems(config: dict) -> list[str]:
+    """What SONiC's YANG finds in ``config``, checked as `config reload` checks a file (sonic-utilities
+    config_file_yang_validation: sonic_yang's loadData and validate_data_tree, then no table without a
+    model); [] when valid."""
+    try:
+        import sonic_yang
+    except ImportError:
+        raise Refused("SONiC's YANG validator (python3 module sonic_yang, package sonic-yang-mgmt) is not "
+                      "importable: run this script with the switch's own /usr/bin/python3") from None
+    try:
+        checker = sonic_yang.SonicYang(str(YANG_DIR))
+        checker.loadYangModel()
+    except Exception as exc:                     # sonic_yang raises plain and its own exceptions here
+        raise Refused(f"SONiC's YANG models in {YANG_DIR} cannot be loaded: {exc}") from None
+    try:
+        checker.loadData(configdbJson=copy.deepcopy(config))
+        checker.validate_data_tree()
+    except sonic_yang.SonicYangException as exc:
+        return [str(exc)]
+    missing = sorted(set(getattr(checker, "tablesWithOutYang", {})) - {"bgpraw"})
+    return [f"tables without a YANG model (config reload refuses them): {', '.join(missing)}"] if missing else []
+
+
+def check_result(running: dict, target: dict) -> None:
+    """Refuse, before anything changes, an apply whose result SONiC's YANG (and so the next
+    `config reload` of the saved file) would reject."""
+    problems = yang_problems(without_pins(target))
+    if not problems:
+        print("lint: the merged result passes SONiC's YANG models")
+        return
+    already = yang_problems(without_pins(running))
+    raise Refused("the config this apply leads to fails SONiC's YANG models, so the saved file would not "
+                  "`config reload`:\n  " + "\n  ".join(problems)
+                  + ("\nthe running config fails them already: " + "; ".join(already)
+                     + "\nfix the switch's own config first" if already else
+                     "\nfix the design (rail-designer lint BUNDLE --running DUMP shows every problem)")
+                  + "\nnothing was changed")
+
+
+def platform_owned(ours: dict, running: dict) -> dict:
+    """``ours`` without the PORT fields the platform owns: SONiC cannot change lanes at run time, and the
+    switch's own lanes, aliases, indexes and speeds are right for its platform; the bundle's are the
+    catalogue's guess. A port the switch lacks is a breakout, which only SONiC's dynamic port breakout does."""
+    ports = running.get("PORT") or {}
+    wanted = ours.get("PORT") or {}
+    missing = sorted(set(wanted) - set(ports))
+    if wanted and missing:
+        raise Refused(f"the design has {len(missing)} port(s) this switch's PORT table lacks ({', '.join(missing[:4])}"
+                      f"{' ...' if len(missing) > 4 else ''}): break the ports out first with SONiC's dynamic port "
+                      "breakout (`config interface breakout <port> <mode>`); apply never changes lanes. Nothing was changed")
+    out = copy.deepcopy(ours)
+    differ = []
+    for name, entry in out.get("PORT", {}).items():
+        for field in PLATFORM_FIELDS:
+            if field in entry:
+                if field in ports[name] and ports[name][field] != entry[field]:
+                    differ.append(f"{name} {field} {ports[name][field]} (design {entry[field]})")
+                del entry[field]
+    if differ:
+        print(f"ports: the switch keeps its own value where the design's catalogue differs ({len(differ)}): "
+              + ", ".join(differ[:6]) + (" ..." if len(differ) > 6 else ""))
+    return out
+
+
 def stage_files(stage: Path) -> tuple[dict, Path, Path | None]:
     ours = load_json(stage / "config_db.json", "the switch's config_db.json")
     frr = stage / "frr.conf"
@@ -158,10 +298,16 @@ def warn_bgp_neighbors(running: dict) -> None:
 def cmd_diff(stage: Path) -> int:
     ours, frr, pins = stage_files(stage)
     running = running_config()
+    ours = platform_owned(ours, running)
     warn_bgp_neighbors(running)
-    lines = changes(ours, running)
-    print(f"CONFIG_DB: {len(lines)} change(s) a merge would make (nothing is removed):")
+    drop = dropped(ours, running, owned_keys())
+    lines = [f"- {key}" for key in drop] + changes(ours, running)
+    print(f"CONFIG_DB: {len(lines)} change(s) ({len(drop)} key(s) an earlier apply created that this bundle "
+          "drops are deleted, the rest merged):")
     print("\n".join(lines) if lines else "  none")
+    problems = yang_problems(without_pins(converged(running, ours, drop)))
+    print("lint: the result passes SONiC's YANG models" if not problems else
+          "lint: apply would refuse; the result fails SONiC's YANG models:\n  " + "\n  ".join(problems))
     if routing_mode(running) != ROUTING_MODE:
         print(f"routing mode {routing_mode(running)} -> {ROUTING_MODE}: apply restarts the bgp container")
     delta = frr_diff(frr)
@@ -175,12 +321,14 @@ def cmd_diff(stage: Path) -> int:
 
 
 def backup(running: dict) -> Path:
-    folder = BACKUPS / time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-    if folder.exists():
-        raise Refused(f"{folder} exists already; wait a second and run again")
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    folder, n = BACKUPS / stamp, 1
+    while folder.exists():                       # a second apply in the same second: the next name
+        n += 1
+        folder = BACKUPS / f"{stamp}-{n}"
     folder.mkdir(parents=True)
     write_atomic(folder / "running-config_db.json", json.dumps(running, indent=4, sort_keys=True).encode())
-    for src in (SAVED_CONFIG, FRR_CONF, PINS, UNIT):
+    for src in (SAVED_CONFIG, FRR_CONF, PINS, UNIT, OWNED):
         if src.is_file():
             shutil.copy2(src, folder / src.name)
     write_atomic(BACKUPS / "LATEST", folder.name.encode())
@@ -208,29 +356,55 @@ def save_without_pins(tables: set[str]) -> None:
         print(f"save: left the agent's {len(dropped)} pin rule(s) out of {SAVED_CONFIG} (it re-adds them at boot)")
 
 
-def verify(ours: dict) -> None:
+class Invalid(Refused):
+    """What apply wrote reads back YANG-invalid: apply rolls it back by itself."""
+
+
+def verify(ours: dict, drop: list[str]) -> None:
     running = running_config()
-    wrong = changes(ours, running)
+    wrong = changes(ours, running) + [f"- {key} is still there" for key in drop if key in keys(running)]
     if wrong:
         raise Refused("CONFIG_DB does not hold what was loaded:\n" + "\n".join(wrong[:20]))
-    print(f"verify: all {sum(len(t) for t in ours.values())} entries are in CONFIG_DB")
+    print(f"verify: all {sum(len(t) for t in ours.values())} entries are in CONFIG_DB"
+          + (f", the {len(drop)} dropped key(s) are gone" if drop else ""))
+    for what, config in (("the running CONFIG_DB", without_pins(running)),
+                         (str(SAVED_CONFIG), load_json(SAVED_CONFIG, "the saved config"))):
+        problems = yang_problems(config)
+        if problems:
+            raise Invalid(f"{what} fails SONiC's YANG models after apply:\n  " + "\n  ".join(problems))
+    print(f"verify: CONFIG_DB and {SAVED_CONFIG} pass SONiC's YANG models")
 
 
 def cmd_apply(stage: Path) -> int:
     ours, frr, pins = stage_files(stage)
     running = running_config()
     warn_bgp_neighbors(running)
+    ours = platform_owned(ours, running)
+    owned = owned_keys()
+    drop = dropped(ours, running, owned)
+    check_result(running, converged(running, ours, drop))
     folder = backup(running)
+    created = owned_after(ours, running, owned)
     restart_bgp = routing_mode(running) != ROUTING_MODE or bool(frr_diff(frr))
     try:
-        run("config", "load", "-y", str(stage / "config_db.json"))
+        write_owned(owned | created)          # first: an apply cut short leaves nothing it created unlisted
+        for key in drop:
+            run("sonic-db-cli", "CONFIG_DB", "DEL", key)
+        loaded = folder / "load-config_db.json"          # the bundle's file less what the platform owns
+        write_atomic(loaded, json.dumps(ours, indent=4, sort_keys=True).encode())
+        run("config", "load", "-y", str(loaded))
         write_atomic(FRR_CONF, frr.read_bytes())
         if restart_bgp:
             run("systemctl", "restart", "bgp")
         if pins:
             install_agent(pins)
         save_without_pins(set(ours.get("ACL_TABLE", {})))
-        verify(ours)
+        verify(ours, drop)
+        write_owned(created)
+    except Invalid as exc:
+        print(f"rail-switch-apply: {exc}\nrolling back to {folder}", file=sys.stderr, flush=True)
+        cmd_rollback(folder.name)
+        raise Refused(f"apply was rolled back (backup {folder}): its result failed SONiC's YANG models") from None
     except (Refused, OSError) as exc:
         raise Refused(f"{exc}\nthe switch is part-way: restore it with `{Path(__file__).name} rollback` "
                       f"(backup {folder})") from None
@@ -249,7 +423,8 @@ def cmd_rollback(name: str | None) -> int:
         if PINS.is_file() and AGENT.is_file():
             run(sys.executable, str(AGENT), "remove", "--backend", "sonic", "--pins", str(PINS))
         run("systemctl", "disable", "--now", "rail-ppd-agent.service")
-    for saved, target in ((folder / "frr.conf", FRR_CONF), (folder / PINS.name, PINS), (folder / UNIT.name, UNIT)):
+    for saved, target in ((folder / "frr.conf", FRR_CONF), (folder / PINS.name, PINS), (folder / UNIT.name, UNIT),
+                          (folder / OWNED.name, OWNED)):
         if saved.is_file():
             write_atomic(target, saved.read_bytes())
         elif target.is_file():
@@ -260,7 +435,10 @@ def cmd_rollback(name: str | None) -> int:
     restored = folder / "restore-config_db.json"
     write_atomic(restored, json.dumps(full, indent=4, sort_keys=True).encode())
     run("config", "reload", "-y", str(restored))          # the whole backed-up config, never a partial file
-    run("config", "save", "-y")
+    if (folder / SAVED_CONFIG.name).is_file():            # the startup file as it was, not the running config
+        write_atomic(SAVED_CONFIG, (folder / SAVED_CONFIG.name).read_bytes())
+    else:
+        run("config", "save", "-y")
     if (folder / UNIT.name).is_file():
         run("systemctl", "enable", "--now", "rail-ppd-agent.service")
     print(f"rolled back to {folder}")

@@ -1,6 +1,6 @@
 """A stand-in SONiC for the switch deploy script: a real redis-server holds CONFIG_DB (database 4,
 ``TABLE|key`` hashes, list fields as ``field@`` = "a,b" as SONiC's ConfigDBConnector stores them),
-and stub ``config``, ``sonic-cfggen`` and ``systemctl`` commands that record every call and do to
+and stub ``config``, ``sonic-cfggen``, ``sonic-db-cli`` and ``systemctl`` commands that record every call and do to
 that database what SONiC's do (load = merge field by field, reload = flush then load, save = dump).
 What this cannot prove: orchagent, bgpcfgd and FRR reacting to the data (no SONiC image here)."""
 
@@ -15,7 +15,10 @@ import sys
 import time
 from pathlib import Path
 
+from tests.ci import yang_dir
+
 CONFIG_DB = "4"
+SONIC_YANG_API = Path(__file__).resolve().parent / "sonic_yang_api"     # sonic_yang, on PYTHONPATH
 
 # Each stub talks to redis through redis-cli, one EVAL per dump or load (fast enough for tests).
 _DB = '''
@@ -76,6 +79,11 @@ else:
     sys.exit("config stub: unknown verb " + verb)
 ''',
     "systemctl": "\nrecord()\n",
+    "sonic-db-cli": '''
+record()
+assert sys.argv[1] == "CONFIG_DB" and sys.argv[2] == "DEL" and len(sys.argv) == 4, sys.argv
+cli("DEL", sys.argv[3])
+''',
 }
 
 AGENT = '''
@@ -111,7 +119,10 @@ class FakeSwitch:
         self.redis = subprocess.Popen(["redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
                                        "--save", "", "--appendonly", "no", "--dir", str(tmp)],
                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        (self.root / "usr/local").mkdir(parents=True)
+        (self.root / "usr/local/yang-models").symlink_to(yang_dir().resolve())    # where SONiC keeps them
         self.env = {**os.environ, "PATH": f"{bindir}:{os.environ['PATH']}", "RAIL_APPLY_ROOT": str(self.root),
+                    "PYTHONPATH": str(SONIC_YANG_API),
                     "RAIL_TEST_REDIS_PORT": str(self.port), "RAIL_TEST_CALLS": str(self.calls_file)}
         for _ in range(100):
             if self.cli("PING").strip() == "PONG":
@@ -145,9 +156,9 @@ class FakeSwitch:
     def files(self) -> dict[str, bytes]:
         return {str(p.relative_to(self.root)): p.read_bytes() for p in sorted(self.root.rglob("*")) if p.is_file()}
 
-    def stage(self, bundle: Path, host: str) -> Path:
+    def stage(self, bundle: Path, host: str, name: str = "stage") -> Path:
         """The bundle's files laid out on the switch as SWITCH_STEPS' first step stages them."""
-        stage = self.tmp / "stage"
+        stage = self.tmp / name
         shutil.copytree(bundle / "switches" / host, stage / host)
         for name in ("rail-switch-apply.py", "rail-ppd-agent.service"):
             shutil.copy(bundle / "switches" / name, stage / name)

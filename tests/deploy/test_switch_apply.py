@@ -13,7 +13,7 @@ from designer.export import export
 from tests.deploy.sonic_stubs import FakeSwitch
 from tests.export.helpers_hosts import need_tool
 from tests.sonic.factory import factory_config
-from tests.sonic.yang_models import small_design
+from tests.sonic.yang_models import models, small_design
 
 LEAF = "su1-leaf-r0"
 PIN = "PPD|PIN_Ethernet0"
@@ -23,6 +23,7 @@ PIN = "PPD|PIN_Ethernet0"
 def switch(tmp_path):
     need_tool("redis-server")
     need_tool("redis-cli")
+    models()                                     # SONiC's YANG models and libyang: apply validates with them
     sw = FakeSwitch(tmp_path)
     yield sw
     sw.close()
@@ -69,9 +70,10 @@ def test_apply_backs_up_first_merges_never_reloads_and_saves_without_pins(switch
     done = switch.run(stage, "apply", str(stage / LEAF))
     assert done.returncode == 0, done.stdout + done.stderr
     calls = [" ".join(c) for c in switch.calls()]
+    [folder] = [b for b in (switch.root / "etc/sonic/rail-designer/backups").iterdir() if b.is_dir()]
     assert calls == [
         "sonic-cfggen -d --print-data",                                   # read, then back up
-        f"config load -y {stage / LEAF / 'config_db.json'}",              # merge
+        f"config load -y {folder / 'load-config_db.json'}",              # merge
         "systemctl restart bgp",                                          # routing mode and frr.conf changed
         "systemctl daemon-reload", "systemctl enable rail-ppd-agent.service",
         "systemctl restart rail-ppd-agent.service",
