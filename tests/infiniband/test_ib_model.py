@@ -19,7 +19,7 @@ NVIDIA_B200 = [(2, 16, 8, 0, 512, 512, 0), (4, 32, 16, 0, 1024, 1024, 0), (16, 1
 
 
 def _new(capsys, tmp_path, preset, sus):
-    path = tmp_path / "ib.fabric.yaml"
+    path = tmp_path / f"{preset}.fabric.yaml"
     assert main(["new", "--preset", preset, "--sus", str(sus), "-o", str(path)]) == 0
     return path, capsys.readouterr().out
 
@@ -71,3 +71,16 @@ def test_guids_are_stable_distinct_and_nvidia_oui():
     assert guids.text(guids.switch_guid("spine-01")) == "0x0002c93c3fb65210"   # pinned: a fabric's GUIDs never move
     assert guids.text(guids.switch_guid("spine-01")).startswith("0x0002c9") and len(guids.text(1)) == 18
     assert guids.hca_port_guid("a", 0) == guids.hca_node_guid("a", 0) + 1
+
+
+def test_validate_skips_ip_bgp_ppd_rules_on_infiniband_and_says_so(tmp_path, capsys):
+    """Without any address or ASN an InfiniBand design is clean (the SM assigns LIDs); the same cut
+    on an Ethernet design is an error, and validate says there which rules it ran."""
+    for preset, kind_clean in (("superpod-h100-ib", True), ("superpod-su", False)):
+        path, _ = _new(capsys, tmp_path, preset, 1)
+        text = path.read_text()
+        path.write_text(text[:text.index("asns: |")])                 # no ASNs, no addresses
+        code = main(["validate", str(path)])
+        out = capsys.readouterr().out
+        assert (code == 0) is kind_clean
+        assert ("do not apply to an InfiniBand fabric" in out and "RD012" in out) is kind_clean
