@@ -141,7 +141,7 @@ def infer_parameters(fabric: Fabric) -> dict | None:
                   leaf_uplinks=len(ups), uplink_speed=ups[0][0].speed if ups else 0,
                   spine_model=spines[0].model if spines else leaf.model,
                   spines=len(expected_spines(fabric, leaf)) if spines else 0, core_tier="off", core_model="")
-    if cores:
+    if cores and spines:                  # cores left without spines: read as two-tier (no spine to read)
         first = spines[0]
         values.update(core_tier="on", core_model=cores[0].model,
                       cores=sum(1 for c in cores if c.fabric_plane == first.fabric_plane),
