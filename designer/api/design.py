@@ -136,6 +136,12 @@ def check(fabric: Fabric) -> list[Finding]:
     return run_checks(fabric)
 
 
+def checks_not_run(fabric: Fabric) -> str:
+    """The sentence naming the rules `check` does not run on this design's fabric kind ('' if none)."""
+    from ..checks import skipped_note
+    return skipped_note(fabric)
+
+
 def import_aid(path: str | os.PathLike, *, catalogs: Iterable[str | os.PathLike] = ()) -> Fabric:
     """Rebuild the design an AI Infrastructure Descriptor (``aid/fabric.aid.json`` of a bundle)
     describes, addresses and pins included. Raises a DesignerError naming the file and the record."""

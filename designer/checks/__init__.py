@@ -12,12 +12,12 @@ from ..model.gcpause import collector_paused
 from . import addressing, capacity, export_ready, growth, naming, reach, tiers, wiring  # noqa: F401  (importing registers the rules)
 from .context import Context
 from .finding import Finding, Severity
-from .registry import INTERNAL, Rule, registered, run_guarded, sort_key
+from .registry import INTERNAL, Rule, applies, registered, run_guarded, skipped_note, sort_key
 
 _RUNNABLE: tuple[Rule, ...] = registered()
 RULES: tuple[Rule, ...] = (INTERNAL, *_RUNNABLE)
 
-__all__ = ["RULES", "Finding", "Rule", "Severity", "check", "has_errors"]
+__all__ = ["RULES", "Finding", "Rule", "Severity", "check", "has_errors", "skipped_note"]
 
 
 def check(fabric: Fabric) -> list[Finding]:
@@ -26,7 +26,8 @@ def check(fabric: Fabric) -> list[Finding]:
         ctx = Context(fabric)
         findings: list[Finding] = []
         for rule in _RUNNABLE:
-            findings.extend(run_guarded(rule, ctx))
+            if applies(rule, fabric):
+                findings.extend(run_guarded(rule, ctx))
         return sorted(findings, key=sort_key)
 
 

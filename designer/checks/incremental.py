@@ -17,7 +17,7 @@ from ..model.gcpause import collector_paused
 from . import _RUNNABLE, check
 from .finding import Finding
 from .live_context import LiveContext
-from .registry import INTERNAL, run_guarded, sort_key
+from .registry import INTERNAL, applies, run_guarded, sort_key
 
 LEAF_RULES = frozenset({"RD004", "RD006", "RD013", "RD014", "RD017", "RD019", "RD025", "RD026", "RD028"})
 _ALL = frozenset({"devices", "wiring", "plan", "settings"})
@@ -86,11 +86,13 @@ class LiveChecker:
                 del self._by_leaf[leaf_id]
         for leaf_id in dirty:
             view = _View(ctx, [leaves[leaf_id]], ())
-            self._by_leaf[leaf_id] = [f for rule in _RUNNABLE if rule.code in LEAF_RULES
+            self._by_leaf[leaf_id] = [f for rule in _RUNNABLE if rule.code in LEAF_RULES and applies(rule, self.fabric)
                                       for f in run_guarded(rule, view)]
         whole = _View(ctx, (), ctx.cables)
         for rule in _RUNNABLE:
-            if rule.code not in self._by_rule or facets & READS.get(rule.code, _ALL):
+            if not applies(rule, self.fabric):
+                self._by_rule.pop(rule.code, None)
+            elif rule.code not in self._by_rule or facets & READS.get(rule.code, _ALL):
                 self._by_rule[rule.code] = run_guarded(rule, whole if rule.code in LEAF_RULES else ctx)
         findings = [f for part in (*self._by_rule.values(), *self._by_leaf.values()) for f in part]
         if any(f.code == INTERNAL.code for f in findings):

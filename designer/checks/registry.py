@@ -38,6 +38,22 @@ INTERNAL = Rule("RD000", "A check rule failed", Severity.ERROR,
 
 _REGISTERED: dict[str, Rule] = {}
 
+# Rules about IP addresses, BGP ASNs, host routing and PPD pins: on an InfiniBand fabric the subnet
+# manager assigns LIDs and computes the routes, so these say nothing about it and are not run.
+ETHERNET_ONLY = frozenset({"RD007", "RD008", "RD009", "RD012", "RD013", "RD014", "RD015", "RD025", "RD026",
+                           "RD028", "RD030", "RD031", "RD046", "RD047"})
+NOT_APPLICABLE_NOTE = ("IP, BGP, host-routing and PPD rules ({codes}) do not apply to an InfiniBand fabric "
+                       "(the subnet manager assigns LIDs and routes): not run")
+
+
+def applies(rule_: "Rule", fabric) -> bool:
+    return not (fabric.settings.infiniband and rule_.code in ETHERNET_ONLY)
+
+
+def skipped_note(fabric) -> str:
+    """What validate says about the rules it did not run on this design ('' when it ran them all)."""
+    return NOT_APPLICABLE_NOTE.format(codes=", ".join(sorted(ETHERNET_ONLY))) if fabric.settings.infiniband else ""
+
 
 def rule(code: str, title: str, severity: Severity, hint: str) -> Callable[[RuleFunction], RuleFunction]:
     """Register ``function`` as the check for ``code``."""

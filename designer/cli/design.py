@@ -171,10 +171,12 @@ def design_summary(fabric, ratio: float, spine_ratio: float) -> str:
 
 
 def run_validate(args) -> int:
-    findings = designer.check(designer.load(args.file, catalogs=args.catalog))
+    fabric = designer.load(args.file, catalogs=args.catalog)
+    findings = designer.check(fabric)
+    not_run = designer.checks_not_run(fabric)
     if args.format == "json":
         json.dump({"file": args.file, "findings": [f.as_dict() for f in findings],
-                   "counts": _counts(findings)}, sys.stdout, indent=2)
+                   "counts": _counts(findings), **({"not_run": not_run} if not_run else {})}, sys.stdout, indent=2)
         print()
     else:
         for f in findings:
@@ -182,6 +184,8 @@ def run_validate(args) -> int:
             if f.hint and f.severity is not designer.Severity.INFO:
                 print(f"        fix: {f.hint}")
         c = _counts(findings)
+        if not_run:
+            print(f"NOTE    {not_run}")
         print(f"{args.file}: {c['error']} errors, {c['warning']} warnings, {c['info']} notes")
     return EXIT_FINDINGS if any(f.severity is designer.Severity.ERROR for f in findings) else EXIT_OK
 

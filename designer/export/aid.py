@@ -18,6 +18,7 @@ import json
 
 import orjson
 
+from ..model.entities import FABRIC_KINDS
 from ..model.fabric import Fabric
 from .aid_data import SHEETS, aid_document, columns
 from .aid_schema import aid_schema
@@ -133,18 +134,20 @@ def render_csv(fabric: Fabric) -> Files:
 # host names (RD010), and address keys on servers that name no NIC (RD029: no interface row to hold them)
 AID_REFUSED_BY = frozenset({"RD010", "RD029"})
 
+BOTH_KINDS = frozenset(FABRIC_KINDS)
+
 PARTS: list[Part] = [
     Part(
         name="aid",
         description="AI Infrastructure Descriptor: fabric.aid.json, fabric.aid.xlsx and aid.schema.json",
         render_global=render_global,
-        refused_by=AID_REFUSED_BY,
+        refused_by=AID_REFUSED_BY, kinds=BOTH_KINDS,
         apply="open fabric.aid.xlsx in Excel/LibreOffice (Interfaces.Notes = rail); "
               "`rail-designer import-aid aid/fabric.aid.json -o design.fabric.yaml` rebuilds the design",
     ),
     Part(name="aid-yaml", description="optional: the AID as YAML (aid/fabric.aid.yaml, the same content as the JSON)",
-         render_global=render_yaml, default=False, refused_by=AID_REFUSED_BY),
+         render_global=render_yaml, default=False, refused_by=AID_REFUSED_BY, kinds=BOTH_KINDS),
     Part(name="aid-csv", description="optional: the AID's four sheets as CSV (aid/devices.csv, interfaces.csv, "
                                      "links.csv, ip-plan.csv)", render_global=render_csv, default=False,
-         refused_by=AID_REFUSED_BY),
+         refused_by=AID_REFUSED_BY, kinds=BOTH_KINDS),
 ]

@@ -72,16 +72,27 @@ class ExportResult:
     rollout: dict | None = None         # a change bundle's rollout plan (`since.ChangeBundle.plan_data`)
 
 
-def select_parts(only: list[str] | None, extra: list[str] | None = None) -> list[Part]:
-    """The parts to write: ``only`` (every name), else the default parts; plus the ``extra`` (optional) ones."""
+def select_parts(only: list[str] | None, extra: list[str] | None = None, kind: str = "ethernet") -> list[Part]:
+    """The parts to write: ``only`` (every name), else the default parts; plus the ``extra`` (optional) ones.
+    Only parts written for the design's fabric ``kind``: naming another is refused, with the reason."""
     available = parts()
     names = {p.name for p in available}
     unknown = [n for n in [*(only or ()), *(extra or ())] if n not in names]
     if unknown:
         raise ExportError(f"unknown part(s) {', '.join(unknown)}; parts: {', '.join(sorted(names))}")
+    other = [n for n in [*(only or ()), *(extra or ())] if n in {p.name for p in not_for(kind)}]
+    if other:
+        raise ExportError(f"part(s) {', '.join(other)} are not written for {kind} designs; parts for {kind}: "
+                          f"{', '.join(p.name for p in available if kind in p.kinds)}")
+    available = [p for p in available if kind in p.kinds]
     wanted = set(only) if only else {p.name for p in available if p.default}
     wanted.update(extra or ())
     return [p for p in available if p.name in wanted]
+
+
+def not_for(kind: str) -> list[Part]:
+    """The parts a design of fabric ``kind`` never gets (an InfiniBand design: SONiC, FRR, host routing, PPD)."""
+    return [p for p in parts() if kind not in p.kinds]
 
 
 def _safe_relpath(path: str) -> str:
@@ -212,10 +223,15 @@ def readme_text(fabric: Fabric, chosen: list[Part]) -> str:
         lines.append(f"  {p.name:12} {p.description}")
         if p.apply:
             lines.append(f"  {'':12} apply: {p.apply}")
-    left_out = [p for p in parts() if not p.default and p not in chosen]
+    kind = fabric.settings.fabric_kind
+    left_out = [p for p in parts() if not p.default and p not in chosen and kind in p.kinds]
     if left_out:
         lines += ["", "Optional parts not in this bundle (add them with `rail-designer export --with NAME`):"]
         lines += [f"  {p.name:12} {p.description}" for p in left_out]
+    absent = not_for(kind)
+    if kind != "ethernet" and absent:
+        lines += ["", f"Not written for an {kind} design (the subnet manager routes it; no IP, BGP or PPD): "
+                  + ", ".join(p.name for p in absent) + "."]
     if {"switches", "hosts"} & {p.name for p in chosen}:
         lines += ["", DUMP_SECTION.rstrip("\n")]
     lines += ["", f"{MANIFEST} lists the SHA-256 of every file: check with `sha256sum -c {MANIFEST}`.", ""]
@@ -250,7 +266,7 @@ def export(fabric: Fabric, outdir, *, progress: Progress | None = None, only: li
     if outdir.is_symlink():                 # write the bundle where the link points; the link stays
         outdir = Path(os.path.realpath(outdir))
     _check_target(outdir)
-    chosen = select_parts(only, extra)
+    chosen = select_parts(only, extra, fabric.settings.fabric_kind)
     _refuse_errors(fabric, force, chosen)
     removed = remove_leftovers(outdir, (PARTIAL, OLD))
     tmp = scratch_dir(outdir, PARTIAL)
@@ -297,7 +313,7 @@ def preview(fabric: Fabric, device_id: str) -> dict[str, str]:
     """The files the bundle would hold for one device (relative path -> text), from the same code."""
     out: dict[str, str] = {}
     for part in parts():
-        if device_id in part.devices(fabric):
+        if fabric.settings.fabric_kind in part.kinds and device_id in part.devices(fabric):
             for path, content in part.render_device(fabric, device_id).items():
                 out[path] = content if isinstance(content, str) else content.decode("utf-8", "replace")
     return out

@@ -36,3 +36,6 @@ class Part:
     # Codes of the error findings this part's renderers cannot get past (each one's refusal has a rule:
     # checks/export_ready.py): a forced export that writes the part stops on them before rendering.
     refused_by: frozenset[str] = frozenset()
+    # The fabric kinds (DesignSettings.fabric_kind) the part is written for: an InfiniBand design has no
+    # SONiC, FRR, host routing or PPD, an Ethernet one no subnet manager.
+    kinds: frozenset[str] = frozenset({"ethernet"})

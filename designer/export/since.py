@@ -40,7 +40,7 @@ def manifest_digests(bundle: Path) -> dict[str, str]:
 
 def design_digests(fabric: Fabric, only: list[str] | None = None, extra: list[str] | None = None) -> dict[str, str]:
     """path -> SHA-256 of every file the bundle of ``fabric`` holds (rendered in memory)."""
-    files = render_in_memory(fabric, select_parts(only, extra))
+    files = render_in_memory(fabric, select_parts(only, extra, fabric.settings.fabric_kind))
     return {rel: hashlib.sha256(c.encode("utf-8") if isinstance(c, str) else c).hexdigest()
             for rel, c in files.items()}
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..model.entities import FABRIC_KINDS
 from ..model.fabric import Fabric
 from ..model.ids import natural_key
 from .cabling import cable_rows, cabling_csv, columns, topology_dot
@@ -44,5 +45,6 @@ PARTS: list[Part] = [
                + steps_text(indent=" " * 16)),
     Part("cabling", "cabling.csv (one row per cable, switch by switch) and topology.dot (Cumulus PTM)",
          render_global=render_cabling, refused_by=frozenset({"RD010", "RD027"}),      # host and port names
+         kinds=frozenset(FABRIC_KINDS),
          apply="cable from cabling.csv switch by switch; verify with `rail-designer verify DESIGN --lldp DIR`"),
 ]

@@ -162,8 +162,15 @@ class DesignSettings:
     addressing: AddressingSettings = field(default_factory=AddressingSettings)
     asn: AsnSettings = field(default_factory=AsnSettings)
     growth: GrowthPlan | None = None          # the final size planned for; None: designed for its size only
+    fabric_kind: str = "ethernet"             # "ethernet" (RoCE, routed) or "infiniband" (OpenSM routes it)
+
+    @property
+    def infiniband(self) -> bool:
+        return self.fabric_kind == INFINIBAND
 
 
 SCHEMES = ("subnet-per-leaf", "p2p31")
+ETHERNET, INFINIBAND = "ethernet", "infiniband"
+FABRIC_KINDS = (ETHERNET, INFINIBAND)
 SPINE_ASN_MODES = ("shared", "per-plane", "per-spine", "per-group")
 SPINE_PLANE_MODES = ("shared", "per-rail")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 
 from .addressing import parse_network
-from .entities import SCHEMES, SPINE_ASN_MODES, SPINE_PLANE_MODES, DesignSettings
+from .entities import FABRIC_KINDS, SCHEMES, SPINE_ASN_MODES, SPINE_PLANE_MODES, DesignSettings
 from .errors import ModelError
 from .limits import MAX_FABRIC_PLANES, MAX_RAILS, MAX_SU, MAX_SWITCHES, MAX_TEXT, excerpt
 
@@ -38,6 +38,7 @@ def settings_problems(s: DesignSettings) -> list[Problem]:
     _number(out, ("settings", "max_spine_oversubscription"), s.max_spine_oversubscription, OVERSUBSCRIPTION_RANGE)
     _choice(out, ("settings", "spine_planes"), s.spine_planes, SPINE_PLANE_MODES)
     _number(out, ("settings", "fabric_planes"), s.fabric_planes, (1, MAX_FABRIC_PLANES))
+    _choice(out, ("settings", "fabric_kind"), s.fabric_kind, FABRIC_KINDS)
     p = ("settings", "addressing")
     _choice(out, p + ("scheme",), a.scheme, SCHEMES)
     for key in ("rail_supernet", "fabric_pool", "loopback_pool"):

@@ -53,6 +53,7 @@ class BuildSpec:
     # Growth (planning/growth.py): the final size to plan for; 0 means the size built is final.
     final_sus: int = 0                       # SUs spines, cores, ports, addresses and ASNs are sized for
     final_servers_per_su: int = 0            # servers per SU the leaves and rail pools are sized for
+    fabric_kind: str = "ethernet"            # or "infiniband": the same wiring, routed by a subnet manager
 
     def __post_init__(self):
         # a form's text field gives "1.5": take it as the number it reads as (anything else is reported)

@@ -65,7 +65,7 @@ class ExportDialog(QDialog):
         self.parts: dict[str, QCheckBox] = {}
         box = QGroupBox("Parts")
         grid = QGridLayout(box)
-        known = bundle_parts()
+        known = [p for p in bundle_parts() if fabric.settings.fabric_kind in p.kinds]   # the design's kind's parts
         for part in known:                 # the default parts ticked, then the optional ones unticked
             check = self.parts[part.name] = QCheckBox(part.name if part.default else f"{part.name} (optional)")
             check.setToolTip(part.description)
