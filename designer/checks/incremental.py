@@ -12,6 +12,8 @@ If anything fails (an RD000 finding), the result is the full `check()`'s, so the
 
 from __future__ import annotations
 
+from typing import Iterator
+
 from ..model.fabric import Fabric
 from ..model.gcpause import collector_paused
 from . import _RUNNABLE, check
@@ -46,12 +48,19 @@ class _View:
 
 
 class LiveChecker:
+    """`run()` re-checks at once; `steps()` does the same work one small step at a time (a leaf's
+    rules, one rule), so the window can run it in slices between input events. An edit between two
+    steps ends that pass: what it had not re-run yet stays stale, and the next pass starts with it."""
+
     def __init__(self, fabric: Fabric):
         self.fabric = fabric
         self._ctx = LiveContext(fabric)
-        self._edited = True
+        self._edits = 0                            # events seen
+        self._checked = -1                         # the events the last whole pass saw
         self._by_rule: dict[str, list[Finding]] = {}
         self._by_leaf: dict[str, list[Finding]] = {}
+        self._stale_rules: set[str] = set()       # rules whose cached findings predate an edit
+        self._stale_leaves: set[str] = set()      # leaves whose per-leaf findings do
         self._findings: list[Finding] = []
         fabric.subscribe(self._on_event)
 
@@ -59,24 +68,38 @@ class LiveChecker:
         self.fabric.unsubscribe(self._on_event)
 
     def _on_event(self, _event) -> None:
-        self._edited = True
+        self._edits += 1
+
+    @property
+    def edited(self) -> bool:
+        """The design changed since the last pass that ran to its end began."""
+        return self._edits != self._checked
 
     def run(self) -> list[Finding]:
-        if self._edited:
-            self._edited = False
+        if self.edited:
             with collector_paused():
-                self._findings = self._recheck()
+                for _ in self.steps():
+                    pass
         return list(self._findings)
 
-    def _recheck(self) -> list[Finding]:
+    def findings(self) -> list[Finding]:
+        """The findings of the last pass that ran to its end."""
+        return list(self._findings)
+
+    def steps(self) -> Iterator[None]:
+        """One pass as a generator: each ``next`` does one step. Drop it once the design changes
+        (`edited`); the model must not change while a step runs."""
+        seen = self._edits
         ctx = self._ctx
         try:
             change = ctx.diff()
+            yield                                    # dropped here, the next pass diffs again: nothing is lost
             dirty = ctx.refresh(change)
         except Exception:
             self._ctx = LiveContext(self.fabric)     # start over next time; report like check()
-            self._edited = True
-            return check(self.fabric)
+            self._by_rule, self._by_leaf = {}, {}
+            self._findings = check(self.fabric)
+            return
         facets = _ALL if change is None else change.facets()
         leaves = {leaf.id: leaf for leaf in ctx.leaves}
         if dirty is None:
@@ -84,17 +107,28 @@ class LiveChecker:
         for leaf_id in list(self._by_leaf):
             if leaf_id not in leaves:
                 del self._by_leaf[leaf_id]
-        for leaf_id in dirty:
+        self._stale_leaves = (self._stale_leaves | dirty) & leaves.keys()
+        self._stale_rules |= {rule.code for rule in _RUNNABLE
+                              if rule.code not in self._by_rule or facets & READS.get(rule.code, _ALL)}
+        yield
+        for leaf_id in sorted(self._stale_leaves):
             view = _View(ctx, [leaves[leaf_id]], ())
             self._by_leaf[leaf_id] = [f for rule in _RUNNABLE if rule.code in LEAF_RULES and applies(rule, self.fabric)
                                       for f in run_guarded(rule, view)]
+            self._stale_leaves.discard(leaf_id)
+            yield
         whole = _View(ctx, (), ctx.cables)
         for rule in _RUNNABLE:
             if not applies(rule, self.fabric):
                 self._by_rule.pop(rule.code, None)
-            elif rule.code not in self._by_rule or facets & READS.get(rule.code, _ALL):
+                self._stale_rules.discard(rule.code)
+            elif rule.code in self._stale_rules:
                 self._by_rule[rule.code] = run_guarded(rule, whole if rule.code in LEAF_RULES else ctx)
+                self._stale_rules.discard(rule.code)
+                yield
         findings = [f for part in (*self._by_rule.values(), *self._by_leaf.values()) for f in part]
         if any(f.code == INTERNAL.code for f in findings):
-            return check(self.fabric)
-        return sorted(findings, key=sort_key)
+            self._findings = check(self.fabric)
+        else:
+            self._findings = sorted(findings, key=sort_key)
+        self._checked = seen

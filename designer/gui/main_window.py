@@ -264,6 +264,7 @@ class MainWindow(QMainWindow):
             return
         self.analysis.cancel()
         self.recovery.close()
+        self.checks.stop()           # no pass of the checks outlives the window (its slices are posted)
         self.scene.detach()
         thaw()                       # the design goes with the window: collectable again
         event.accept()

@@ -71,10 +71,12 @@ def load_bucket(utilisation: float) -> int:
 PLANE_HATCH = QColor(255, 255, 255, 150)
 
 
+_PATTERNS = (Qt.BDiagPattern, Qt.FDiagPattern, Qt.DiagCrossPattern, Qt.HorPattern, Qt.VerPattern, Qt.CrossPattern)
+
+
 def plane_pattern(plane: int):
     """The brush pattern that marks fabric plane ``plane`` (None for plane 0)."""
-    patterns = (Qt.BDiagPattern, Qt.FDiagPattern, Qt.DiagCrossPattern, Qt.HorPattern, Qt.VerPattern, Qt.CrossPattern)
-    return None if not plane else patterns[(plane - 1) % len(patterns)]
+    return None if not plane else _PATTERNS[(plane - 1) % len(_PATTERNS)]
 
 
 def hatch(painter, rect, plane: int) -> None:

@@ -117,3 +117,25 @@ def test_live_checker_always_equals_full_check(preset, steps):
             pass    # a refused edit changes nothing
         assert live.run() == check(f), (op, n, m)
     live.close()
+
+
+@pytest.mark.parametrize("preset", ["default", "superpod-su"])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(steps=edits, cuts=st.lists(st.integers(0, 60), min_size=12, max_size=12))
+def test_a_pass_cut_short_by_an_edit_leaves_nothing_stale(preset, steps, cuts):
+    """The window runs `steps()` in slices and drops the pass when an edit arrives: after each edit
+    only ``cut`` steps run, then the next edit; whatever was not re-run is re-run by a later pass."""
+    f = build(load_preset(preset).spec(**PRESETS[preset]), CATALOG)
+    live = LiveChecker(f)
+    assert live.run() == check(f)
+    for (op, n, m), cut in zip(steps, cuts):
+        try:
+            _edit(f, op, n, m)
+        except (ModelError, PlanningError):
+            pass
+        assert live.edited or live.run() == check(f)
+        for i, _ in enumerate(live.steps()):
+            if i >= cut:
+                break                    # the next edit arrives here
+    assert live.run() == check(f)
+    live.close()

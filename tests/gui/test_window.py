@@ -186,3 +186,18 @@ def test_an_open_design_is_kept_out_of_the_collectors_walks_and_freed_once_repla
     window.checks.run_now()                       # the new design's first check settles it in turn
     gc.collect()
     assert old() is None and gc.get_freeze_count() > 1000
+
+
+def test_the_automatic_recheck_runs_in_slices_and_an_edit_drops_it(window, qtbot):
+    """The re-check after an edit runs in steps between events; an edit while it runs drops that pass,
+    and the pass after it still ends with exactly the full check's findings."""
+    from designer.checks import check
+    f = window.document.fabric
+    window.checks.run_now()
+    window.document.execute(MoveNicCommand(f, "su1-srv01/nic0", "su1-leaf-r1"))
+    window.checks.start()
+    window.checks.run_slice() if window.checks.pending() else None
+    window.document.execute(MoveNicCommand(f, "su1-srv01/nic1", "su1-leaf-r0"))   # mid-pass
+    qtbot.waitUntil(lambda: not window.checks.pending(), timeout=5000)
+    assert window.checks.findings == check(f)
+    assert len(window.checks.slices) >= 1

@@ -9,11 +9,13 @@ a cable item paints itself only when it looks special (selected, red, marked, on
 loaded): a plain or dimmed one has no contents of its own and this layer draws it. Zoomed out the
 scene hides the NIC items (too small to point at) and the layers draw every cable (plain leaf-spine
 cables as a pale haze, and not at all below `HAZE_LOD`). Changes are applied per cable and repaint
-only its area.
+only its area, and a paint draws only the cables whose bounds meet the exposed area (zoomed in on
+one SU, a repaint drew all 16,000 lines and Qt clipped them: 40-50 ms of every edit's repaint).
 """
 
 from __future__ import annotations
 
+import numpy as np
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
@@ -21,6 +23,7 @@ from .link import LAYER_KINDS, LinkItem, pen_for
 
 OVERVIEW_LOD = 0.3   # below this zoom the scene is drawn in overview mode
 HAZE_LOD = 0.1       # below this zoom plain leaf-spine cables are not drawn at all (marked ones still are)
+CULL_MIN = 64        # a group of fewer lines is drawn whole (the bounds test costs more than it saves)
 
 
 BANDS_Z, FABRIC_Z, PLATES_Z, HOST_Z = -4, -3, -2, -1
@@ -31,13 +34,15 @@ class LinkOverviewItem(QGraphicsItem):
 
     def __init__(self, z: float = HOST_Z):
         super().__init__()
-        self._groups: dict[tuple, dict[str, object]] = {}   # pen key -> link id -> QLineF
-        self._lists: dict[tuple, list] = {}                  # pen key -> its lines, as drawn (rebuilt on change)
+        self._groups: dict[tuple, dict[str, tuple]] = {}    # pen key -> link id -> (QLineF, its bounds)
+        self._lists: dict[tuple, tuple] = {}                 # pen key -> (its lines as drawn, their bounds as
+        #                                                      an array: x0, y0, x1, y1), rebuilt on change
         self._where: dict[str, tuple[tuple, QRectF]] = {}    # link id -> (pen key, bounds)
         self._bounds = QRectF()
         self.overview = False            # zoomed out: draw every group; zoomed in: only the plain ones
         self.setZValue(z)
         self.setAcceptedMouseButtons(Qt.NoButton)
+        self.setFlag(QGraphicsItem.ItemUsesExtendedStyleOption)     # paint() gets the exposed area
 
     def set_overview(self, on: bool) -> None:
         if on != self.overview:
@@ -52,7 +57,9 @@ class LinkOverviewItem(QGraphicsItem):
             self._groups[old[0]].pop(item.model_id, None)
             self._lists.pop(old[0], None)
             self.update(old[1])
-        self._groups.setdefault(key, {})[item.model_id] = item.line()
+        line = item.line()
+        x1, y1, x2, y2 = line.x1(), line.y1(), line.x2(), line.y2()
+        self._groups.setdefault(key, {})[item.model_id] = (line, (min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2)))
         self._lists.pop(key, None)
         self._where[item.model_id] = (key, rect)
         if not self._bounds.contains(rect):
@@ -79,19 +86,38 @@ class LinkOverviewItem(QGraphicsItem):
         return self._bounds
 
     def paint(self, painter, option, widget=None) -> None:
-        far = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform()) < HAZE_LOD
+        lod = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
+        far = lod < HAZE_LOD
+        pad = 3 / max(lod, 1e-6)                 # a pen's width, in scene units
+        area = option.exposedRect.adjusted(-pad, -pad, pad, pad)
+        bounds = (area.left(), area.top(), area.right(), area.bottom())
         # the leaf-spine haze first, red (cross-rail or flagged) cables last, so they are drawn on top
         for key in sorted(self._groups, key=lambda k: (k[0] != "haze", k[0] == "red", str(k))):
             if not self.overview and not _layer_key(key):
                 continue                     # zoomed in, that cable's own item draws it
             if key[0] == "haze" and far:
                 continue                     # a few pixels of gutter cannot show thousands of them
-            lines = self._lists.get(key)
-            if lines is None:
-                lines = self._lists[key] = list(self._groups[key].values())
+            cached = self._lists.get(key)
+            if cached is None:
+                cached = self._lists[key] = _lines_and_bounds(self._groups[key])
+            lines = _meeting(*cached, bounds)
             if lines:
                 painter.setPen(pen_for(key if self.overview else _detail_key(key)))
                 painter.drawLines(lines)
+
+
+def _lines_and_bounds(group: dict[str, tuple]) -> tuple[list, np.ndarray]:
+    lines = [line for line, _ in group.values()]
+    return lines, np.array([box for _, box in group.values()], dtype=float).reshape(-1, 4)
+
+
+def _meeting(lines: list, boxes: np.ndarray, area: tuple[float, float, float, float]) -> list:
+    """The lines whose bounds meet ``area`` (x0, y0, x1, y1)."""
+    if len(lines) < CULL_MIN:
+        return lines
+    x0, y0, x1, y1 = area
+    hit = np.flatnonzero((boxes[:, 0] <= x1) & (boxes[:, 2] >= x0) & (boxes[:, 1] <= y1) & (boxes[:, 3] >= y0))
+    return lines if len(hit) == len(lines) else [lines[i] for i in hit.tolist()]
 
 
 def _layer_key(key: tuple) -> bool:
