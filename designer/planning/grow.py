@@ -111,7 +111,9 @@ def _candidates(fabric: Fabric, sus: int, servers: int, final_sus: int | None):
         final_servers = max(servers, plan.final_servers_per_su)
         kept = GrowthPlan(final, final_servers, plan.build)
         why = "" if (final, final_servers) == (plan.final_sus, plan.final_servers_per_su) else (
-            f"it is planned for {plan.final_sus} SUs of {plan.final_servers_per_su} servers")
+            f"it is planned for {plan.final_sus} SUs of {plan.final_servers_per_su} servers, and "
+            f"{final} SUs of {final_servers} servers need other spines, cores or spine ports "
+            "(the top tier of a plan exists from the first SU; the plan's room is in its ports)")
         stable = planned_spec(settings, sus, servers, kept)
         return stable, _derived(stable), why
     values = infer_parameters(fabric)

@@ -146,6 +146,7 @@ def test_growth_past_the_plan_is_refused_naming_what_renumbers_and_done_only_whe
     with pytest.raises(designer.NotAdditive) as refused:
         designer.grow(fabric, 3)
     assert "planned for 2 SUs of 32 servers" in refused.value.problems[0]
+    assert "need other spines, cores or spine ports" in refused.value.problems[0]
     assert any(line.startswith("su1-leaf-r0: ") for line in refused.value.problems[1:])
     assert dumps(fabric) == text                                               # nothing changed
     result = designer.grow(fabric, 3, allow_renumber=True)
@@ -153,6 +154,17 @@ def test_growth_past_the_plan_is_refused_naming_what_renumbers_and_done_only_whe
     report = designer.diff(fabric, result.fabric)
     assert report.disruptive and report.device("su1-leaf-r0").status == "disruptive"
     assert dumps(result.fabric) == dumps(designer.build(designer.spec("superpod-su", sus=3, final_sus=3)))
+
+
+def test_the_top_tier_of_the_final_size_is_there_from_the_first_su_and_spine_groups_come_with_their_sus():
+    two_tier, two_tier_final = planned("superpod-su", 2, 8), designer.build(designer.spec("superpod-su", sus=8))
+    assert [d.id for d in two_tier.spines()] == [d.id for d in two_tier_final.spines()] and two_tier.spines()
+    three_tier = planned("b200-superpod", 16, 32)
+    three_tier_final = designer.build(designer.spec("b200-superpod", sus=32))
+    assert [d.id for d in three_tier.cores()] == [d.id for d in three_tier_final.cores()] and three_tier.cores()
+    groups = {d.group for d in three_tier.spines()}
+    assert groups < {d.group for d in three_tier_final.spines()}
+    assert groups == {l.group for l in three_tier.leaves()}                 # a spine group per SU group built
 
 
 def test_a_design_without_a_plan_grows_where_its_spines_have_room_and_refuses_where_not():
