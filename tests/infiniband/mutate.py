@@ -108,3 +108,21 @@ def degrade(path: Path, end: tuple[str, int], option: str) -> None:
     far = topo.far(end)
     topo.plug(end, far, f" {option}")
     topo.write()
+
+
+def rate(path: Path, end: tuple[str, int], new_rate: str) -> None:
+    """The cable on ``end`` comes up at ``new_rate`` (both ends say so: ibsim takes the rate from there)."""
+    topo = Topology(path)
+    for e in (end, topo.far(end)):
+        i = topo.at[e]
+        topo.lines[i] = re.sub(r"\d+x\w+\s*$", new_rate, topo.lines[i])
+    topo.write()
+
+
+def replace_hca(path: Path, description: str, guid: int, new_guid: int, new_description: str) -> None:
+    """The HCA ``description`` (node GUID ``guid``) swapped for another card: new GUIDs and node description."""
+    text = Path(path).read_text()
+    for old, new in ((f"{guid:016x}", f"{new_guid:016x}"), (f"({guid + 1:x})", f"({new_guid + 1:x})"),
+                     (f'"{description}"', f'"{new_description}"')):
+        text = text.replace(old, new)
+    Path(path).write_text(text)
