@@ -22,7 +22,7 @@ from .api.changes import diff
 from .api.design import assign, build, catalog, check, checks_not_run, grow, import_aid, load, presets, save, size, spec
 from .api.emulate import emulate, emulate_change, sweep_emulations
 from .api.drift import check_drift
-from .api.machines import apply_inventory, apply_nics, import_topo, verify
+from .api.machines import apply_inventory, apply_nics, import_topo, verify, verify_ib
 from .api.questions import analyze, nccl_check, trace
 from .errors import DesignerError, UnknownDevice
 
@@ -48,7 +48,7 @@ __all__ = [
     # questions
     "trace", "analyze", "nccl_check",
     # real machines
-    "import_topo", "apply_nics", "apply_inventory", "verify", "emulate", "emulate_change", "sweep_emulations",
+    "import_topo", "apply_nics", "apply_inventory", "verify", "verify_ib", "emulate", "emulate_change", "sweep_emulations",
     "check_drift",
     # changes
     "diff",

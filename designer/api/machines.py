@@ -108,6 +108,22 @@ def verify(fabric: Fabric, lldp: str | os.PathLike) -> VerifyResult:
     return compare(fabric, read_lldp_dir(Path(lldp)))
 
 
+def verify_ib(fabric: Fabric, ibnetdiscover: str | os.PathLike) -> VerifyResult:
+    """Compare ``ibnetdiscover`` output (a file, ``"-"``: standard input) from an InfiniBand fabric with the
+    design's cabling. Nodes match by the design's GUIDs, else by node description (a switch's host name,
+    an HCA's ``"<host> <rdma device>"``). Returns a ``VerifyResult`` as `verify` does; its mismatch kinds
+    add ``rate`` (a planned cable up at another width or speed than the design's, ``4xNDR``) and an
+    ``unknown`` mismatch names the unknown GUID the port sees. Raises ``ImportFormatError`` naming the
+    file and line."""
+    from ..importers.ibnd import parse_ibnd
+    from ..importers.ibverify import verify_ib as compare
+    from ..model.limits import MAX_IBND_BYTES
+    name = os.fspath(ibnetdiscover)
+    nodes = parse_ibnd(read_input(ibnetdiscover, MAX_IBND_BYTES, "ibnetdiscover output"),
+                       "standard input" if name == "-" else name)
+    return compare(fabric, nodes)
+
+
 def apply_inventory(fabric: Fabric, inventory: str | os.PathLike) -> InventoryResult:
     """Apply an inventory CSV (``"-"``: standard input) to ``fabric`` in bulk, as one change or none: per row
     a ``device`` (id or current host name) and any of ``hostname``, ``rack``, ``position``, ``model`` (a

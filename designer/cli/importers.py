@@ -48,13 +48,17 @@ def register(sub) -> None:
     p.add_argument("--force", action="store_true", help="save even when the output file is read-only")
     p.set_defaults(run=run_apply_inventory)
 
-    p = sub.add_parser("verify", help="compare LLDP neighbours with the design's cabling",
+    p = sub.add_parser("verify", help="compare LLDP neighbours (or ibnetdiscover output) with the design's cabling",
                        description="Read one LLDP dump per device (lldpctl -f json / json0 from hosts, SONiC "
-                                   "'show lldp table' from switches), report cables as planned, missing, "
-                                   "miswired, cross-rail and unknown, and print a re-cabling work order. "
-                                   "Exit status 1 on any mismatch.")
+                                   "'show lldp table' from switches), or on InfiniBand the output of "
+                                   "ibnetdiscover, report cables as planned, missing, miswired, cross-rail, "
+                                   "unknown and (InfiniBand) at the wrong rate, and print a re-cabling work "
+                                   "order. Exit status 1 on any mismatch.")
     p.add_argument("design", metavar="FILE")
-    p.add_argument("--lldp", metavar="DIR", required=True, help="folder with one dump per device, named by host")
+    source = p.add_mutually_exclusive_group(required=True)
+    source.add_argument("--lldp", metavar="DIR", help="folder with one dump per device, named by host")
+    source.add_argument("--ibnetdiscover", metavar="DUMP",
+                        help="ibnetdiscover output from the InfiniBand fabric ('-' for standard input)")
     p.add_argument("--format", choices=("text", "csv"), default="text")
     p.add_argument("--catalog", action="append", default=[], help="extra catalog file (repeatable)")
     p.set_defaults(run=run_verify)
@@ -116,14 +120,16 @@ def run_apply_inventory(args) -> int:
 
 # ---------------------------------------------------------------- verify
 def run_verify(args) -> int:
-    result = designer.verify(designer.load(args.design, catalogs=args.catalog), args.lldp)
+    fabric = designer.load(args.design, catalogs=args.catalog)
+    result = (designer.verify(fabric, args.lldp) if args.lldp is not None
+              else designer.verify_ib(fabric, args.ibnetdiscover))
     print(_csv(result) if args.format == "csv" else _text(result), end="")
     return EXIT_OK if result.ok else EXIT_FINDINGS
 
 
 def _text(result) -> str:
     out = []
-    for kind in ("cross-rail", "miswired", "unplanned", "missing", "unknown"):
+    for kind in ("cross-rail", "miswired", "unplanned", "missing", "unknown", "rate"):
         found = [m for m in result.mismatches if m.kind == kind]
         if found:
             out.append(f"{kind.upper()} ({len(found)})")
@@ -133,7 +139,7 @@ def _text(result) -> str:
         out.extend(f"  {i}. {m.text}" for i, m in enumerate(result.moves, 1))
     out.extend(f"note: {n}" for n in result.notes)
     out.append(f"{len(result.as_planned)} cable(s) as planned, {len(result.mismatches)} mismatch(es), "
-               f"{len(result.not_checked)} not checked (no LLDP data at either end)")
+               f"{len(result.not_checked)} not checked (no data at either end)")
     return "\n".join(out) + "\n"
 
 

@@ -20,7 +20,7 @@ from ..model.ids import endpoint, natural_key, split_endpoint
 from .lldp import LldpDump, Neighbor
 from .workorder import Move, work_order
 
-KINDS = ("cross-rail", "miswired", "unplanned", "missing", "unknown")
+KINDS = ("cross-rail", "miswired", "unplanned", "missing", "unknown", "rate")
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +122,14 @@ def _observe(fabric: Fabric, dumps: list[LldpDump], result: VerifyResult):
 def verify(fabric: Fabric, dumps: list[LldpDump]) -> VerifyResult:
     result = VerifyResult()
     cables, unknown, covered = _observe(fabric, dumps, result)
+    return compare(fabric, cables, unknown, covered, result)
+
+
+def compare(fabric: Fabric, cables: set[tuple[str, str]], unknown: dict[str, str], covered: set[str],
+            result: VerifyResult, source: str = "LLDP") -> VerifyResult:
+    """The cables seen (endpoint pairs in natural order), the planned ends that see something the design
+    does not know (end -> what), and the devices the data covers, against ``fabric.links``: fills
+    ``result`` with what is as planned, the mismatches worst first, and the work order."""
     planned = {(l.a, l.b): l.id for l in fabric.sorted_links()}
     seen_at = {ep for cable in cables for ep in cable} | set(unknown)
     wrong = sorted((c for c in cables if c not in planned), key=lambda c: (natural_key(c[0]), natural_key(c[1])))
@@ -135,15 +143,15 @@ def verify(fabric: Fabric, dumps: list[LldpDump]) -> VerifyResult:
             unmet.append(ends)
     found = [_found_mismatch(fabric, c) for c in wrong]
     missing = [Mismatch("missing", ends, (), None, (planned[ends],),
-                        f"planned cable {ends[0]} - {ends[1]} not seen by LLDP")
+                        f"planned cable {ends[0]} - {ends[1]} not seen by {source}")
                for ends in unmet if not set(ends) & seen_at]
     strays = [Mismatch("unknown", (ep,), ((ep, fabric.peer(ep)),), what,
                        (fabric.link_at(ep).id,) if fabric.link_at(ep) else (),
                        f"{ep} sees {what}, which is not in the design")
               for ep, what in sorted(unknown.items(), key=lambda kv: natural_key(kv[0]))]
     order = {k: i for i, k in enumerate(KINDS)}
-    result.mismatches = sorted(found, key=lambda m: order[m.kind]) + missing + strays
-    result.moves = work_order(fabric, wrong, unmet, {m.ends: m.kind for m in found}, unknown)
+    result.mismatches = sorted(found, key=lambda m: order[m.kind]) + missing + strays + result.mismatches
+    result.moves = work_order(fabric, wrong, unmet, {m.ends: m.kind for m in found}, unknown) + result.moves
     return result
 
 
