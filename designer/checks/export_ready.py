@@ -232,10 +232,12 @@ def ppd_rule_count(ctx):
       f"{ASSIGN} drops unpinned addresses of interfaces that are gone.")
 def addresses_for_missing_nics(ctx):
     bad: dict[str, list[str]] = {}
+    servers, nics = ctx.servers, ctx.nics
     for key in ctx.fabric.addresses:
-        device = key.partition("/")[0]
-        if device in ctx.servers and key not in ctx.nics:
-            bad.setdefault(device, []).append(key)
+        if key not in nics:                      # most keys are NICs: one lookup, no split
+            device = key.partition("/")[0]
+            if device in servers:
+                bad.setdefault(device, []).append(key)
     for server_id in natural_sorted(bad):
         keys = natural_sorted(bad[server_id])
         yield f"{server_id} has no interface for the address(es) of {listing(keys)}", keys

@@ -67,8 +67,9 @@ class LiveChecker:
     def close(self) -> None:
         self.fabric.unsubscribe(self._on_event)
 
-    def _on_event(self, _event) -> None:
+    def _on_event(self, event) -> None:
         self._edits += 1
+        self._ctx.hint(event)
 
     @property
     def edited(self) -> bool:

@@ -1,6 +1,8 @@
 """A `Context` kept between checks: after an edit only the shared data the edit can have changed
 is recomputed. `Change` says what changed, found by comparing the design with the last snapshot
-by identity (entities are frozen and replaced on change, so an unchanged one is the same object).
+by identity (entities are frozen and replaced on change, so an unchanged one is the same object):
+only at the keys the model's events named since (`events.Touched`), or everywhere when an event
+did not say.
 """
 
 from __future__ import annotations
@@ -8,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..model.addressing import PARSED as _PARSED, parse_cidr
+from ..model.events import Touched
 from ..planning.topology import leaf_links, mesh_key
 from .context import Context
 from .overlaps import core_link_kind, leaf_groups
@@ -20,6 +23,8 @@ class Change:
     addresses: set[str] = field(default_factory=set)
     asns: bool = False
     settings: bool = False
+    old_servers: dict = field(default_factory=dict)     # a changed device's server before (when it was one)
+    old_switches: dict = field(default_factory=dict)    # and its switch
 
     def facets(self) -> set[str]:
         return {name for name, changed in (("devices", self.devices), ("wiring", self.links),
@@ -27,50 +32,89 @@ class Change:
                 if changed}
 
 
-def _diff(old: dict, new, into) -> None:
-    for key, value in new.items():
-        if old.get(key) is not value:
-            into(key)
-    for key in old.keys() - new.keys():
-        into(key)
+def _changed(old: dict, new, keys) -> list:
+    """The keys whose value is not the one ``old`` holds: among ``keys``, or all (None)."""
+    if keys is None:
+        return [key for key, value in new.items() if old.get(key) is not value] + \
+            sorted(old.keys() - new.keys())
+    return [key for key in sorted(keys) if old.get(key) is not new.get(key)]
+
+
+def _put(table: dict, key, value) -> None:
+    if value is None:
+        table.pop(key, None)
+    else:
+        table[key] = value
 
 
 class LiveContext(Context):
-    """The shared data of the rules, updated in place by `refresh`."""
+    """The shared data of the rules, updated in place by `refresh`. `hint` is told every model event."""
 
     def __init__(self, fabric):
         super().__init__(fabric)
         self._snapshot = None
+        self._touched = Touched()                  # what the events named since the last `diff`
+        self._pending = Touched()                  # and what `diff`s saw that no `refresh` applied yet
         self._leaf_links: dict = {}
         self._cables: dict = {}
         self._groups: dict[str, dict] = {}        # leaf id -> its `leaf_groups`
         self._owner: dict[str, str] = {}          # grouped key -> leaf id
 
+    def hint(self, event) -> None:
+        self._touched.add(event)
+
     def diff(self) -> Change | None:
         """What changed since the last `refresh` (None: the first time, everything)."""
         if self._snapshot is None:
             return None
+        hints = self._pending
+        hints.update(self._touched)
+        self._touched = Touched()
         servers, switches, links, addresses, asns, settings = self._snapshot
         f = self.fabric
-        change = Change(asns=asns != f.asns, settings=settings is not f.settings)
-        _diff(servers, f.servers, change.devices.add)
-        _diff(switches, f.switches, change.devices.add)
-        _diff(addresses, f.addresses, change.addresses.add)
-        _diff(links, f.links, lambda link_id: change.links.setdefault(link_id, links.get(link_id)))
+        every = hints.everything
+        change = Change(settings=settings is not f.settings)
+        devices = None if every else hints.devices
+        for table, now, old in ((servers, f.servers, change.old_servers), (switches, f.switches, change.old_switches)):
+            for key in _changed(table, now, devices):
+                change.devices.add(key)
+                old[key] = table.get(key)
+        plan = None if every or hints.plan_all else hints.plan
+        change.addresses.update(_changed(addresses, f.addresses, plan))
+        change.asns = asns != f.asns if plan is None else any(asns.get(k) != f.asns.get(k) for k in plan)
+        for link_id in _changed(links, f.links, None if every else hints.links):
+            change.links[link_id] = links.get(link_id)
         return change
+
+    def _take_snapshot(self, change: Change | None) -> None:
+        """The design as this refresh sees it: copied the first time, then brought up to date at the
+        keys that changed."""
+        f = self.fabric
+        self._pending = Touched()
+        if change is None or self._snapshot is None:
+            self._snapshot = (dict(f.servers), dict(f.switches), dict(f.links), dict(f.addresses), dict(f.asns),
+                              f.settings)
+            return
+        servers, switches, links, addresses, asns, _ = self._snapshot
+        for device in change.devices:
+            _put(servers, device, f.servers.get(device))
+            _put(switches, device, f.switches.get(device))
+        for link_id in change.links:
+            _put(links, link_id, f.links.get(link_id))
+        for key in change.addresses:
+            _put(addresses, key, f.addresses.get(key))
+        self._snapshot = (servers, switches, links, addresses, dict(f.asns) if change.asns else asns, f.settings)
 
     def refresh(self, change: Change | None) -> set[str] | None:
         """Bring the shared data up to date; returns the leaves to re-check (None: all)."""
         f = self.fabric
-        old_switches = self._snapshot[1] if self._snapshot else {}
-        self._snapshot = (dict(f.servers), dict(f.switches), dict(f.links), dict(f.addresses), dict(f.asns),
-                          f.settings)
+        self._take_snapshot(change)
         full = change is None or change.settings
         # a spine added, removed or changed changes which spines the leaves sharing its mesh key (plane,
         # spine group, rail plane) must reach: those leaves are re-checked (all of them, in a two-tier
         # design with shared spines; one spine group's in a three-tier one)
         spine_keys = set() if full else {
-            mesh_key(f, switch) for d in change.devices for switch in (f.switches.get(d), old_switches.get(d))
+            mesh_key(f, switch) for d in change.devices for switch in (f.switches.get(d), change.old_switches.get(d))
             if switch is not None and switch.role.value == "spine"}
         self.settings, self.scheme = f.settings, f.settings.addressing.scheme
         self.switches, self.servers = f.switches, f.servers
@@ -115,7 +159,7 @@ class LiveContext(Context):
 
     def _touched_leaves(self, change: Change) -> set[str]:
         f, touched = self.fabric, set()
-        old_servers = self._previous_servers
+        old_servers = change.old_servers
         for device in change.devices:
             touched.add(device)                      # a leaf itself
             for server in (f.servers.get(device), old_servers.get(device)):
@@ -154,7 +198,6 @@ class LiveContext(Context):
             self._groups = {leaf_id: leaf_groups(leaf_id, self.leaf_links[leaf_id], self.scheme == "p2p31")
                             for leaf_id in self.leaf_links}
             self._owner = {key: leaf_id for leaf_id, groups in self._groups.items() for key in groups}
-            self._previous_servers = dict(f.servers)
             return
         keys = set(change.addresses)
         for leaf_id in dirty:
@@ -175,9 +218,8 @@ class LiveContext(Context):
                     keys.update((link.a, link.b))
         for device in change.devices:
             keys.add(f"{device}/lo")
-            for server in (f.servers.get(device), self._previous_servers.get(device)):
+            for server in (f.servers.get(device), change.old_servers.get(device)):
                 keys.update(nic.id for nic in server.nics) if server else None
-        self._previous_servers = dict(f.servers)
         index = self.__dict__.get("overlap_index")
         if index is None:
             return

@@ -34,11 +34,13 @@ def cross_rail(ctx):
       "Move the NIC to the leaf of its own rail in its SU: only leaves have server ports, so no config can be "
       "written for a NIC on a spine or core (export --force stops on this too).")
 def nic_above_the_leaves(ctx):
+    upper = ("spine", "core")
     for _, a, b in ctx.cables:
-        for (nic_ep, _, nic_kind, _), (_, switch, kind, _) in ((a, b), (b, a)):
-            if nic_kind == "nic" and kind in ("spine", "core"):
-                yield (f"{nic_ep} is cabled directly to {kind} {switch}; server NICs belong on a leaf",
-                       (nic_ep, switch))
+        if a[2] == "nic" or b[2] == "nic":       # (a cable has at most one NIC end that is not a leaf's)
+            for (nic_ep, _, nic_kind, _), (_, switch, kind, _) in ((a, b), (b, a)):
+                if nic_kind == "nic" and kind in upper:
+                    yield (f"{nic_ep} is cabled directly to {kind} {switch}; server NICs belong on a leaf",
+                           (nic_ep, switch))
 
 
 @rule("RD005", "Rail NIC not connected", Severity.WARNING,

@@ -1,7 +1,8 @@
 """The canvas scene: owns the id <-> item maps and repaints from the Fabric's events.
 
 Every model event (a RESET included) is answered by `reconcile()`: the items are diffed
-against the model's entities, so a batch edit touches only what changed. A re-layout moves only
+against the model's entities at the devices and cables the event names (`events.Touched`; all of
+them when it does not say), so an edit touches only what changed. A re-layout moves only
 the devices whose box changed and re-routes only the cables at those devices: a cable's geometry
 change is an update of the scene's index, and 16,000 of them per edit froze the window.
 """
@@ -84,13 +85,29 @@ class FabricScene(CableRouting, QGraphicsScene):
 
     def _on_event(self, event: ev.Event) -> None:
         if event.kind not in (ev.PLAN_CHANGED, ev.SETTINGS_CHANGED):
-            self.reconcile()
+            touched = ev.Touched()
+            touched.add(event)
+            self.reconcile(None if touched.everything else touched)
 
-    def reconcile(self) -> None:
+    def reconcile(self, touched: ev.Touched | None = None) -> None:
+        """Bring the items in line with the model: at what ``touched`` names, or everywhere (None)."""
         f = self.fabric
-        model = {**f.servers, **f.switches}
+        if touched is None:
+            model = {**f.servers, **f.switches}
+            gone_devices = [d for d in self.devices if d not in model]
+            links = f.links
+            new_links = [l for l in links if l not in self.links]
+            gone_links = [l for l in self.links if l not in links]
+        else:
+            ids = sorted(touched.devices)
+            model = {d: f.servers.get(d) or f.switches.get(d) for d in ids}
+            gone_devices = [d for d in ids if model[d] is None and d in self.devices]
+            model = {d: entity for d, entity in model.items() if entity is not None}
+            ids = sorted(touched.links)
+            new_links = [l for l in ids if l in f.links and l not in self.links]
+            gone_links = [l for l in ids if l in self.links and l not in f.links]
         relayout = False
-        for gone in [d for d in self.devices if d not in model]:
+        for gone in gone_devices:
             self._remove_device(gone)
             relayout = True
         added, changed = set(), set()
@@ -105,9 +122,7 @@ class FabricScene(CableRouting, QGraphicsScene):
                 relayout |= self._update_device(shown, entity)
                 changed.add(device_id)
             self._shown[device_id] = entity
-        links = f.links
-        new_links = [l for l in links if l not in self.links]
-        for gone in [l for l in self.links if l not in links]:
+        for gone in gone_links:
             self.removeItem(self.links.pop(gone))
             self.overview.hide_link(gone)
         fresh = []

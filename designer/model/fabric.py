@@ -1,7 +1,8 @@
 """The Fabric aggregate: owns every entity and is the only code that changes them.
 
 Each mutation method validates its input, changes the state and emits one `Event`.
-`batch()` folds many edits into one RESET event (the planner uses it).
+`batch()` folds many edits into one RESET event (the planner uses it); when someone listens, the
+RESET carries the events it folded, so a listener can look at just what they name.
 """
 
 from __future__ import annotations
@@ -36,22 +37,31 @@ class Fabric(FabricQueries):
     def _emit(self, kind: str, *ids: str) -> None:
         if self._batch_depth:
             self._batched = True
+            if self._folded is not None:
+                self._folded.append(ev.Event(kind, ids))
             return
-        event = ev.Event(kind, tuple(ids))
+        self._tell(ev.Event(kind, ids))
+
+    def _tell(self, event: ev.Event) -> None:
         for listener in list(self._listeners):
             listener(event)
 
     @contextmanager
     def batch(self) -> Iterator[None]:
-        """Fold every change made inside into one RESET event."""
+        """Fold every change made inside into one RESET event (with the folded events as its parts
+        when someone listens; a design built with no listener records nothing)."""
+        if not self._batch_depth:
+            self._folded = [] if self._listeners else None
         self._batch_depth += 1
         try:
             yield
         finally:
             self._batch_depth -= 1
-            if not self._batch_depth and self._batched:
-                self._batched = False
-                self._emit(ev.RESET)
+            if not self._batch_depth:
+                folded, self._folded = self._folded, None
+                if self._batched:
+                    self._batched = False
+                    self._tell(ev.Event(ev.RESET, (), None if folded is None else tuple(folded)))
 
     # ------------------------------------------------------------------ rails and SUs
     def _ensure_rail(self, index: int | None) -> None:
@@ -175,20 +185,21 @@ class Fabric(FabricQueries):
         del self._hostnames[device.hostname]
         self._emit(kind, device_id)
         if plan_gone:
-            self._emit(ev.PLAN_CHANGED)
+            self._emit(ev.PLAN_CHANGED, *plan_gone)
         return device, removed
 
-    def _drop_plan(self, device_id: str) -> bool:
+    def _drop_plan(self, device_id: str) -> tuple[str, ...]:
         """Forget a removed device's addresses and ASN (pinned or not): a saved ASN of a switch that is
         gone made the design file unreadable, and its addresses held their pool slots for ever."""
         addresses, asn = self.plan_of(device_id)
         for key in addresses:
             del self._addresses[key]
             self._pinned.discard(key)
+        self._keys_of.pop(device_id, None)
         if asn is not None:
             del self._asns[device_id]
             self._pinned.discard(asn_key(device_id))
-        return bool(addresses) or asn is not None
+        return (*addresses, device_id) if addresses or asn is not None else ()
 
     def set_hostname(self, device_id: str, hostname: str) -> None:
         """Rename a device's host name (its id stays); refuses an invalid name or one another device has."""
@@ -390,12 +401,14 @@ class Fabric(FabricQueries):
         if cidr is None:
             self._addresses.pop(key, None)
             self._pinned.discard(key)
+            self._index_keys((), (key,))
         else:
             problem = address_key_problem(key)
             if problem:
                 raise ModelError(problem, (key,))
             self._addresses[key] = check_cidr(cidr, key)
             (self._pinned.add if pinned else self._pinned.discard)(key)
+            self._index_keys((key,))
         self._emit(ev.PLAN_CHANGED, key)
 
     def set_addresses(self, keys: Sequence[str], cidrs: Sequence[str], pinned: Collection[str] = ()) -> None:
@@ -412,7 +425,19 @@ class Fabric(FabricQueries):
         self._addresses.update(zip(keys, check_cidrs(cidrs, keys)))
         self._pinned.difference_update(keys)
         self._pinned.update(pins)
-        self._emit(ev.PLAN_CHANGED)
+        self._index_keys(keys)
+        self._emit(ev.PLAN_CHANGED, *keys)
+
+    def _index_keys(self, added: Sequence[str], removed: Sequence[str] = ()) -> None:
+        """Keep `plan_of`'s index of address keys by device (when it was built) in step with the table."""
+        keys_of = self._keys_of
+        if keys_of is None:
+            return
+        for key in removed:
+            device = key.partition("/")[0]
+            keys_of.get(device, {}).pop(key, None)
+        for key in added:
+            keys_of.setdefault(key.partition("/")[0], {})[key] = None
 
     def set_asn(self, switch_id: str, asn: int | None, pinned: bool = False) -> None:
         """Set (or clear, with None) a switch's ASN; ``pinned`` keeps it through re-planning."""
@@ -434,6 +459,7 @@ class Fabric(FabricQueries):
         self._addresses.update((k, v) for k, v in addresses.items() if k not in self._pinned)
         self._asns = {k: v for k, v in self._asns.items() if asn_key(k) in self._pinned}
         self._asns.update((k, v) for k, v in asns.items() if asn_key(k) not in self._pinned)
+        self._keys_of = None
         self._emit(ev.PLAN_CHANGED)
 
     # ------------------------------------------------------------------ settings

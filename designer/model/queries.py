@@ -48,6 +48,8 @@ class FabricQueries:
         self._rails: dict[int, Rail] = {}
         self._sus: dict[int, ScalableUnit] = {}
         self._addresses: dict[str, str] = {}        # address key -> "a.b.c.d/len"
+        self._keys_of: dict[str, dict[str, None]] | None = None   # device id -> its address keys, in table order
+                                                                    # (built when first asked, then kept)
         self._asns: dict[str, int] = {}
         self._pinned: set[str] = set()
         self._ports: dict[str, dict[str, Port]] = {}  # switch id -> port name -> Port
@@ -57,6 +59,7 @@ class FabricQueries:
         self._listeners: list[Listener] = []
         self._batch_depth = 0
         self._batched = False
+        self._folded: list | None = None              # the events a batch folded (None: nobody listens)
 
     # ------------------------------------------------------------------ reading
     @property
@@ -111,8 +114,13 @@ class FabricQueries:
     def plan_of(self, device_id: str) -> tuple[dict[str, tuple[str, bool]], tuple[int, bool] | None]:
         """What the plan holds for a device: its addresses (key -> (CIDR, pinned)) and its ASN (ASN,
         pinned) or None; what `remove_device` drops with it, for an undo to put back."""
-        prefix = f"{device_id}/"
-        addresses = {k: (v, k in self._pinned) for k, v in self._addresses.items() if k.startswith(prefix)}
+        if self._keys_of is None:              # one walk of the table, then kept up to date by each change
+            keys_of: dict[str, dict[str, None]] = {}
+            for key in self._addresses:
+                keys_of.setdefault(key.partition("/")[0], {})[key] = None
+            self._keys_of = keys_of
+        table, pinned = self._addresses, self._pinned
+        addresses = {k: (table[k], k in pinned) for k in self._keys_of.get(device_id, ())}
         asn = self._asns.get(device_id)
         return addresses, None if asn is None else (asn, asn_key(device_id) in self._pinned)
 
