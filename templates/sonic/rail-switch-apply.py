@@ -16,8 +16,10 @@ What apply does, in this order:
    merged in, less the agent's pins) is validated as `config reload` validates a file: SONiC's
    sonic_yang with the models in /usr/local/yang-models. An invalid result is refused; nothing changes;
 1. backup: the whole running CONFIG_DB (sonic-cfggen -d --print-data), /etc/sonic/config_db.json,
-   /etc/sonic/frr/frr.conf, the pins, the unit and the owned-keys list into
-   /etc/sonic/rail-designer/backups/<UTC time>/;
+   /etc/sonic/frr/frr.conf, the pins, the agent, its unit and the owned-keys list into
+   /etc/sonic/rail-designer/backups/<UTC time>/, marked UNFINISHED until the apply has verified.
+   LATEST names the backup rollback returns to; after an apply cut short (kill -9, power loss) the
+   next apply keeps LATEST on the cut-short apply's backup, taken before anything changed;
 2. converge: the keys an earlier apply created (listed in /etc/sonic/rail-designer/owned-keys.json)
    that this bundle no longer has are deleted (`sonic-db-cli CONFIG_DB DEL`, members and addresses
    first), then `config load -y DIR/config_db.json` merges (sets the fields it names, keeps everything
@@ -34,7 +36,7 @@ What apply does, in this order:
 6. verify: every field of DIR/config_db.json is read back from CONFIG_DB, the deleted keys are gone,
    and the running CONFIG_DB (less the pins) and the saved file pass SONiC's YANG; when they do not,
    apply rolls back by itself.
-rollback removes the agent's rules and unit, restores the saved files (the startup config_db.json as it
+rollback removes the agent's rules and unit, restores the saved files (or removes those the backup lacks) (the startup config_db.json as it
 was) and reloads the backup's complete CONFIG_DB dump (a whole config, never a partial one).
 
 dump only reads: OUTDIR gets config_db.json (the whole running CONFIG_DB, sonic-cfggen -d --print-data),
@@ -76,6 +78,7 @@ CHILD_TABLES = ("ACL_RULE", "VLAN_MEMBER", "PORTCHANNEL_MEMBER", "VLAN_INTERFACE
 ROUTING_MODE = "split-unified"
 DUMP_FORMAT = 1
 DUMP_MANIFEST = "MANIFEST.json"
+UNFINISHED = "UNFINISHED"        # in a backup folder while its apply runs; gone once it finished or was rolled back
 
 
 class Refused(Exception):
@@ -328,12 +331,30 @@ def backup(running: dict) -> Path:
         folder = BACKUPS / f"{stamp}-{n}"
     folder.mkdir(parents=True)
     write_atomic(folder / "running-config_db.json", json.dumps(running, indent=4, sort_keys=True).encode())
-    for src in (SAVED_CONFIG, FRR_CONF, PINS, UNIT, OWNED):
+    for src in (SAVED_CONFIG, FRR_CONF, PINS, UNIT, AGENT, OWNED):
         if src.is_file():
             shutil.copy2(src, folder / src.name)
-    write_atomic(BACKUPS / "LATEST", folder.name.encode())
-    print(f"backup: {folder}")
+    write_atomic(folder / UNFINISHED, b"")
+    head = chain_head()
+    if head is not None and (head / UNFINISHED).exists():
+        print(f"backup: {folder} (the apply backed up in {head} did not finish: "
+              f"rollback still returns to before it)")
+    else:
+        write_atomic(BACKUPS / "LATEST", folder.name.encode())
+        print(f"backup: {folder}")
     return folder
+
+
+def chain_head() -> Path | None:
+    """The backup a rollback returns to: that of the last finished apply, or, after applies cut short
+    (kill -9, power loss), that of the first of them, taken before anything changed."""
+    latest = BACKUPS / "LATEST"
+    return BACKUPS / latest.read_text().strip() if latest.is_file() else None
+
+
+def finished(*folders: Path) -> None:
+    for folder in folders:
+        (folder / UNFINISHED).unlink(missing_ok=True)
 
 
 def install_agent(pins: Path) -> None:
@@ -401,6 +422,7 @@ def cmd_apply(stage: Path) -> int:
         save_without_pins(set(ours.get("ACL_TABLE", {})))
         verify(ours, drop)
         write_owned(created)
+        finished(chain_head(), folder)
     except Invalid as exc:
         print(f"rail-switch-apply: {exc}\nrolling back to {folder}", file=sys.stderr, flush=True)
         cmd_rollback(folder.name)
@@ -413,9 +435,9 @@ def cmd_apply(stage: Path) -> int:
 
 def cmd_rollback(name: str | None) -> int:
     if name is None:
-        if not (BACKUPS / "LATEST").is_file():
+        if chain_head() is None:
             raise Refused(f"no backup in {BACKUPS}: nothing was applied here")
-        name = (BACKUPS / "LATEST").read_text().strip()
+        name = chain_head().name
     folder = BACKUPS / name
     dump = folder / "running-config_db.json"
     full = load_json(dump, "the backed-up running config")
@@ -424,7 +446,7 @@ def cmd_rollback(name: str | None) -> int:
             run(sys.executable, str(AGENT), "remove", "--backend", "sonic", "--pins", str(PINS))
         run("systemctl", "disable", "--now", "rail-ppd-agent.service")
     for saved, target in ((folder / "frr.conf", FRR_CONF), (folder / PINS.name, PINS), (folder / UNIT.name, UNIT),
-                          (folder / OWNED.name, OWNED)):
+                          (folder / AGENT.name, AGENT), (folder / OWNED.name, OWNED)):
         if saved.is_file():
             write_atomic(target, saved.read_bytes())
         elif target.is_file():
@@ -441,6 +463,7 @@ def cmd_rollback(name: str | None) -> int:
         run("config", "save", "-y")
     if (folder / UNIT.name).is_file():
         run("systemctl", "enable", "--now", "rail-ppd-agent.service")
+    finished(folder)
     print(f"rolled back to {folder}")
     return 0
 
