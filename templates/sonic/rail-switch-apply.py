@@ -15,6 +15,7 @@ What apply does, in this order:
 0. lint: the CONFIG_DB the apply leads to (the running one, less the keys below, with DIR/config_db.json
    merged in, less the agent's pins) is validated as `config reload` validates a file: SONiC's
    sonic_yang with the models in /usr/local/yang-models. An invalid result is refused; nothing changes;
+0. refused, nothing changed, when /etc/sonic lacks the space for the backup, load and saved files;
 1. backup: the whole running CONFIG_DB (sonic-cfggen -d --print-data), /etc/sonic/config_db.json,
    /etc/sonic/frr/frr.conf, the pins, the agent, its unit and the owned-keys list into
    /etc/sonic/rail-designer/backups/<UTC time>/, marked UNFINISHED until the apply has verified.
@@ -114,13 +115,17 @@ def running_config() -> dict:
 
 def write_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.rail-tmp")
-    with open(tmp, "wb") as out:
-        out.write(data)
-        out.flush()
-        os.fsync(out.fileno())
-    os.chmod(tmp, mode)
-    os.replace(tmp, path)
+    tmp = path.with_name(f".{path.name}.rail-tmp")      # same directory, so the same file system
+    try:
+        with open(tmp, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)                     # a full disk leaves no half-written file behind
+        raise
 
 
 def agent_rules(config: dict, tables: set[str]) -> list[str]:
@@ -357,6 +362,19 @@ def finished(*folders: Path) -> None:
         (folder / UNFINISHED).unlink(missing_ok=True)
 
 
+def check_free_space(running: dict) -> None:
+    """Refuse before anything changes when /etc/sonic cannot hold the backup, the load and restore
+    files and the saved config: a disk that fills mid-apply leaves a truncated startup file."""
+    config = len(json.dumps(running, indent=4, sort_keys=True))
+    files = sum(p.stat().st_size for p in (SAVED_CONFIG, FRR_CONF, PINS, UNIT, AGENT, OWNED) if p.is_file())
+    need = 4 * config + 2 * files + (1 << 20)
+    free = shutil.disk_usage(SONIC).free
+    if free < need:
+        raise Refused(f"{SONIC} has {free // 1024} KiB free, apply needs about {need // 1024} KiB (backup, "
+                      f"load file, saved config); free space there (old backups are in {BACKUPS}) and run "
+                      "apply again; nothing was changed")
+
+
 def install_agent(pins: Path) -> None:
     write_atomic(AGENT, (HERE / "rail-ppd-agent.py").read_bytes(), 0o755)
     write_atomic(PINS, pins.read_bytes())
@@ -404,7 +422,11 @@ def cmd_apply(stage: Path) -> int:
     owned = owned_keys()
     drop = dropped(ours, running, owned)
     check_result(running, converged(running, ours, drop))
-    folder = backup(running)
+    check_free_space(running)
+    try:
+        folder = backup(running)
+    except OSError as exc:
+        raise Refused(f"cannot back up the switch: {exc}; nothing was changed") from None
     created = owned_after(ours, running, owned)
     restart_bgp = routing_mode(running) != ROUTING_MODE or bool(frr_diff(frr))
     try:
@@ -568,6 +590,13 @@ def main(argv: list[str]) -> int:
         return cmd_diff(stage) if argv[0] == "diff" else cmd_apply(stage)
     except Refused as exc:
         print(f"rail-switch-apply: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        way_back = {"rollback": "free space or fix the cause, then run rollback again (it restores the "
+                                "whole backup each time)",
+                    "apply": f"if it got past the backup, restore with `{Path(__file__).name} rollback`"}
+        print(f"rail-switch-apply: {argv[0]} stopped: {exc}\n{way_back.get(argv[0], 'nothing was changed')}",
+              file=sys.stderr)
         return 1
 
 
