@@ -15,7 +15,7 @@ What apply does, in this order:
 0. lint: the CONFIG_DB the apply leads to (the running one, less the keys below, with DIR/config_db.json
    merged in, less the agent's pins) is validated as `config reload` validates a file: SONiC's
    sonic_yang with the models in /usr/local/yang-models. An invalid result is refused; nothing changes;
-0. refused, nothing changed, when /etc/sonic lacks the space for the backup, load and saved files;
+   refused too, nothing changed, when /etc/sonic lacks the space for the backup, load and saved files;
 1. backup: the whole running CONFIG_DB (sonic-cfggen -d --print-data), /etc/sonic/config_db.json,
    /etc/sonic/frr/frr.conf, the pins, the agent, its unit and the owned-keys list into
    /etc/sonic/rail-designer/backups/<UTC time>/, marked UNFINISHED until the apply has verified.
