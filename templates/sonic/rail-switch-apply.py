@@ -15,9 +15,12 @@ What apply does, in this order:
 0. lint: the CONFIG_DB the apply leads to (the running one, less the keys below, with DIR/config_db.json
    merged in, less the agent's pins) is validated as `config reload` validates a file: SONiC's
    sonic_yang with the models in /usr/local/yang-models. An invalid result is refused; nothing changes;
+   refused too, nothing changed, when /etc/sonic lacks the space for the backup, load and saved files;
 1. backup: the whole running CONFIG_DB (sonic-cfggen -d --print-data), /etc/sonic/config_db.json,
-   /etc/sonic/frr/frr.conf, the pins, the unit and the owned-keys list into
-   /etc/sonic/rail-designer/backups/<UTC time>/;
+   /etc/sonic/frr/frr.conf, the pins, the agent, its unit and the owned-keys list into
+   /etc/sonic/rail-designer/backups/<UTC time>/, marked UNFINISHED until the apply has verified.
+   LATEST names the backup rollback returns to; after an apply cut short (kill -9, power loss) the
+   next apply keeps LATEST on the cut-short apply's backup, taken before anything changed;
 2. converge: the keys an earlier apply created (listed in /etc/sonic/rail-designer/owned-keys.json)
    that this bundle no longer has are deleted (`sonic-db-cli CONFIG_DB DEL`, members and addresses
    first), then `config load -y DIR/config_db.json` merges (sets the fields it names, keeps everything
@@ -34,7 +37,7 @@ What apply does, in this order:
 6. verify: every field of DIR/config_db.json is read back from CONFIG_DB, the deleted keys are gone,
    and the running CONFIG_DB (less the pins) and the saved file pass SONiC's YANG; when they do not,
    apply rolls back by itself.
-rollback removes the agent's rules and unit, restores the saved files (the startup config_db.json as it
+rollback removes the agent's rules and unit, restores the saved files (or removes those the backup lacks) (the startup config_db.json as it
 was) and reloads the backup's complete CONFIG_DB dump (a whole config, never a partial one).
 
 dump only reads: OUTDIR gets config_db.json (the whole running CONFIG_DB, sonic-cfggen -d --print-data),
@@ -76,6 +79,7 @@ CHILD_TABLES = ("ACL_RULE", "VLAN_MEMBER", "PORTCHANNEL_MEMBER", "VLAN_INTERFACE
 ROUTING_MODE = "split-unified"
 DUMP_FORMAT = 1
 DUMP_MANIFEST = "MANIFEST.json"
+UNFINISHED = "UNFINISHED"        # in a backup folder while its apply runs; gone once it finished or was rolled back
 
 
 class Refused(Exception):
@@ -111,13 +115,17 @@ def running_config() -> dict:
 
 def write_atomic(path: Path, data: bytes, mode: int = 0o644) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.rail-tmp")
-    with open(tmp, "wb") as out:
-        out.write(data)
-        out.flush()
-        os.fsync(out.fileno())
-    os.chmod(tmp, mode)
-    os.replace(tmp, path)
+    tmp = path.with_name(f".{path.name}.rail-tmp")      # same directory, so the same file system
+    try:
+        with open(tmp, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)                     # a full disk leaves no half-written file behind
+        raise
 
 
 def agent_rules(config: dict, tables: set[str]) -> list[str]:
@@ -328,12 +336,43 @@ def backup(running: dict) -> Path:
         folder = BACKUPS / f"{stamp}-{n}"
     folder.mkdir(parents=True)
     write_atomic(folder / "running-config_db.json", json.dumps(running, indent=4, sort_keys=True).encode())
-    for src in (SAVED_CONFIG, FRR_CONF, PINS, UNIT, OWNED):
+    for src in (SAVED_CONFIG, FRR_CONF, PINS, UNIT, AGENT, OWNED):
         if src.is_file():
             shutil.copy2(src, folder / src.name)
-    write_atomic(BACKUPS / "LATEST", folder.name.encode())
-    print(f"backup: {folder}")
+    write_atomic(folder / UNFINISHED, b"")
+    head = chain_head()
+    if head is not None and (head / UNFINISHED).exists():
+        print(f"backup: {folder} (the apply backed up in {head} did not finish: "
+              f"rollback still returns to before it)")
+    else:
+        write_atomic(BACKUPS / "LATEST", folder.name.encode())
+        print(f"backup: {folder}")
     return folder
+
+
+def chain_head() -> Path | None:
+    """The backup a rollback returns to: that of the last finished apply, or, after applies cut short
+    (kill -9, power loss), that of the first of them, taken before anything changed."""
+    latest = BACKUPS / "LATEST"
+    return BACKUPS / latest.read_text().strip() if latest.is_file() else None
+
+
+def finished(*folders: Path) -> None:
+    for folder in folders:
+        (folder / UNFINISHED).unlink(missing_ok=True)
+
+
+def check_free_space(running: dict) -> None:
+    """Refuse before anything changes when /etc/sonic cannot hold the backup, the load and restore
+    files and the saved config: a disk that fills mid-apply leaves a truncated startup file."""
+    config = len(json.dumps(running, indent=4, sort_keys=True))
+    files = sum(p.stat().st_size for p in (SAVED_CONFIG, FRR_CONF, PINS, UNIT, AGENT, OWNED) if p.is_file())
+    need = 4 * config + 2 * files + (1 << 20)
+    free = shutil.disk_usage(SONIC).free
+    if free < need:
+        raise Refused(f"{SONIC} has {free // 1024} KiB free, apply needs about {need // 1024} KiB (backup, "
+                      f"load file, saved config); free space there (old backups are in {BACKUPS}) and run "
+                      "apply again; nothing was changed")
 
 
 def install_agent(pins: Path) -> None:
@@ -383,7 +422,11 @@ def cmd_apply(stage: Path) -> int:
     owned = owned_keys()
     drop = dropped(ours, running, owned)
     check_result(running, converged(running, ours, drop))
-    folder = backup(running)
+    check_free_space(running)
+    try:
+        folder = backup(running)
+    except OSError as exc:
+        raise Refused(f"cannot back up the switch: {exc}; nothing was changed") from None
     created = owned_after(ours, running, owned)
     restart_bgp = routing_mode(running) != ROUTING_MODE or bool(frr_diff(frr))
     try:
@@ -401,6 +444,7 @@ def cmd_apply(stage: Path) -> int:
         save_without_pins(set(ours.get("ACL_TABLE", {})))
         verify(ours, drop)
         write_owned(created)
+        finished(chain_head(), folder)
     except Invalid as exc:
         print(f"rail-switch-apply: {exc}\nrolling back to {folder}", file=sys.stderr, flush=True)
         cmd_rollback(folder.name)
@@ -413,9 +457,9 @@ def cmd_apply(stage: Path) -> int:
 
 def cmd_rollback(name: str | None) -> int:
     if name is None:
-        if not (BACKUPS / "LATEST").is_file():
+        if chain_head() is None:
             raise Refused(f"no backup in {BACKUPS}: nothing was applied here")
-        name = (BACKUPS / "LATEST").read_text().strip()
+        name = chain_head().name
     folder = BACKUPS / name
     dump = folder / "running-config_db.json"
     full = load_json(dump, "the backed-up running config")
@@ -424,7 +468,7 @@ def cmd_rollback(name: str | None) -> int:
             run(sys.executable, str(AGENT), "remove", "--backend", "sonic", "--pins", str(PINS))
         run("systemctl", "disable", "--now", "rail-ppd-agent.service")
     for saved, target in ((folder / "frr.conf", FRR_CONF), (folder / PINS.name, PINS), (folder / UNIT.name, UNIT),
-                          (folder / OWNED.name, OWNED)):
+                          (folder / AGENT.name, AGENT), (folder / OWNED.name, OWNED)):
         if saved.is_file():
             write_atomic(target, saved.read_bytes())
         elif target.is_file():
@@ -441,6 +485,7 @@ def cmd_rollback(name: str | None) -> int:
         run("config", "save", "-y")
     if (folder / UNIT.name).is_file():
         run("systemctl", "enable", "--now", "rail-ppd-agent.service")
+    finished(folder)
     print(f"rolled back to {folder}")
     return 0
 
@@ -545,6 +590,13 @@ def main(argv: list[str]) -> int:
         return cmd_diff(stage) if argv[0] == "diff" else cmd_apply(stage)
     except Refused as exc:
         print(f"rail-switch-apply: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        way_back = {"rollback": "free space or fix the cause, then run rollback again (it restores the "
+                                "whole backup each time)",
+                    "apply": f"if it got past the backup, restore with `{Path(__file__).name} rollback`"}
+        print(f"rail-switch-apply: {argv[0]} stopped: {exc}\n{way_back.get(argv[0], 'nothing was changed')}",
+              file=sys.stderr)
         return 1
 
 

@@ -56,6 +56,10 @@ def load(path):
 def record():
     with open(os.environ["RAIL_TEST_CALLS"], "a") as log:
         log.write(json.dumps([os.path.basename(sys.argv[0])] + sys.argv[1:]) + "\\n")
+    if os.environ.get("RAIL_TEST_KILL_AT"):        # kill -9 the deploy script as it makes call number N
+        if sum(1 for _ in open(os.environ["RAIL_TEST_CALLS"])) == int(os.environ["RAIL_TEST_KILL_AT"]):
+            os.kill(os.getppid(), 9)
+            sys.exit(0)
 '''
 
 STUBS = {
@@ -165,8 +169,10 @@ class FakeSwitch:
         _write(stage / "rail-ppd-agent.py", AGENT)
         return stage
 
-    def run(self, stage: Path, *args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, str(stage / "rail-switch-apply.py"), *args], env=self.env,
+    def run(self, stage: Path, *args: str, kill_at: int | None = None) -> subprocess.CompletedProcess:
+        """The script, as the step runs it; kill_at: kill -9 it when it makes that call (1 = the first)."""
+        env = self.env if kill_at is None else {**self.env, "RAIL_TEST_KILL_AT": str(kill_at)}
+        return subprocess.run([sys.executable, str(stage / "rail-switch-apply.py"), *args], env=env,
                               capture_output=True, text=True, timeout=120)
 
     def close(self) -> None:
