@@ -27,10 +27,10 @@ def topology_conf(fabric: Fabric, found: Tree) -> str:
     notes = []
     if found.uncabled:
         notes.append(f"Not in any switch (no NIC cabled to a leaf): {compress(list(found.uncabled))}")
-    roots = [b.name for b in found.blocks if b.above is None]
-    if found.top is None and len(found.blocks) > 1 or roots and found.top is not None:
-        notes.append(f"No uplinks, so a tree of its own (Slurm does not span jobs across trees): "
-                     f"{', '.join(roots) or 'every SU'}")
+    roots = found.roots()
+    if len(roots) + (found.top is not None) > 1:
+        notes.append(f"Not cabled to the tier above, so a tree of its own each (Slurm does not span jobs "
+                     f"across trees): {', '.join(roots)}")
     return render("scheduler/topology.conf.j2", name=fabric.settings.name, rails=len(fabric.rails), notes=notes,
                   blocks=[{"name": b.name, "nodes": compress(list(b.hostnames))} for b in found.blocks],
                   groups=[{"name": g, "children": ",".join(children)} for g, children in found.groups],

@@ -38,16 +38,17 @@ class Tree:
     top: tuple[str, tuple[str, ...]] | None           # ("spines", blocks) or ("cores", groups) or None
     uncabled: tuple[str, ...]                         # servers with no NIC on a leaf: in no block
 
-    def group_of(self, block: Block) -> str | None:
-        """The spine group above a block (three tiers), or None."""
-        return block.above if self.groups else None
-
     def top_of(self, block: Block) -> str | None:
         """The top switch a block reaches, or None."""
         if self.top is None:
             return None
         name, children = self.top
         return name if (block.above in children if self.groups else block.name in children) else None
+
+    def roots(self) -> list[str]:
+        """The SUs and spine groups with nothing above them, the top switch aside."""
+        on_top = set(self.top[1]) if self.top else set()
+        return [b.name for b in self.blocks if b.above is None] + [g for g, _ in self.groups if g not in on_top]
 
 
 def _far_role(fabric: Fabric, far: str) -> Role | None:

@@ -148,6 +148,19 @@ def test_an_uncabled_server_is_in_no_switch_and_named():
     conf = render_scheduler(fabric)["scheduler/topology.conf"]
     assert f"Not in any switch (no NIC cabled to a leaf): {server.hostname}" in conf
     assert f"Nodes={compress([s.hostname for s in fabric.sorted_servers() if s.su == server.su][:-1])}" in conf
+    assert "tree of its own" not in conf
+
+
+def test_an_su_without_uplinks_is_a_tree_of_its_own_and_said_so():
+    fabric = designer.build(designer.spec("superpod-su", sus=2, servers_per_su=4))
+    for leaf in fabric.leaves():
+        if leaf.su == 2:
+            for port, far in fabric.cabled_ports(leaf.id):
+                if far.split("/")[0] in fabric.switches:
+                    fabric.disconnect(fabric.link_at(f"{leaf.id}/{port.name}").id)
+    conf = render_scheduler(fabric)["scheduler/topology.conf"]
+    assert "SwitchName=spines Switches=su1\n" in conf
+    assert "a tree of its own each (Slurm does not span jobs across trees): su2" in conf
 
 
 # A stand-in for kubectl: nodes and their labels in a JSON file; `get nodes --no-headers -o
