@@ -54,12 +54,20 @@ class IbIndex:
     def __init__(self, fabric: Fabric):
         self.fabric = fabric
         self._numbers: dict[str, dict[str, int]] = {}
+        self._names: dict[str, dict[int, str]] = {}
 
     def numbers(self, switch_id: str) -> dict[str, int]:
         found = self._numbers.get(switch_id)
         if found is None:
             found = self._numbers[switch_id] = port_numbers(self.fabric, switch_id)
         return found
+
+    def port_name(self, switch_id: str, number: int) -> str | None:
+        """The port of a switch that has IB port ``number``, or None."""
+        names = self._names.get(switch_id)
+        if names is None:
+            names = self._names[switch_id] = {n: name for name, n in self.numbers(switch_id).items()}
+        return names.get(number)
 
     def end(self, ep: str) -> IbEnd:
         device, port = split_endpoint(ep)

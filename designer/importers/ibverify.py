@@ -47,7 +47,7 @@ def _end(fabric: Fabric, index: IbIndex, names: _Names, node: str, port: int) ->
     if device is None:
         return None
     if device in fabric.switches:
-        name = next((n for n, number in index.numbers(device).items() if number == port), None)
+        name = index.port_name(device, port)
         return endpoint(device, name) if name else None
     return device if port == 1 else None
 
