@@ -37,8 +37,9 @@ What apply does, in this order:
 6. verify: every field of DIR/config_db.json is read back from CONFIG_DB, the deleted keys are gone,
    and the running CONFIG_DB (less the pins) and the saved file pass SONiC's YANG; when they do not,
    apply rolls back by itself.
-rollback removes the agent's rules and unit, restores the saved files (or removes those the backup lacks) (the startup config_db.json as it
-was) and reloads the backup's complete CONFIG_DB dump (a whole config, never a partial one).
+rollback removes the agent's rules and unit, restores the saved files with their modes (the startup
+config_db.json as it was; a file the backup lacks is removed) and reloads the backup's complete
+CONFIG_DB dump (a whole config, never a partial one).
 
 dump only reads: OUTDIR gets config_db.json (the whole running CONFIG_DB, sonic-cfggen -d --print-data),
 frr-running.conf (`vtysh -c 'show running-config'`), ppd-agent.json (the agent's PIN_ rules read back from
@@ -470,7 +471,7 @@ def cmd_rollback(name: str | None) -> int:
     for saved, target in ((folder / "frr.conf", FRR_CONF), (folder / PINS.name, PINS), (folder / UNIT.name, UNIT),
                           (folder / AGENT.name, AGENT), (folder / OWNED.name, OWNED)):
         if saved.is_file():
-            write_atomic(target, saved.read_bytes())
+            write_atomic(target, saved.read_bytes(), saved.stat().st_mode & 0o777)   # the agent stays executable
         elif target.is_file():
             target.unlink()
     run("systemctl", "daemon-reload")

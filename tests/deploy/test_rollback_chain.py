@@ -90,3 +90,17 @@ def test_a_full_etc_sonic_is_refused_before_anything_changes_and_rollback_says_h
         (sonic / "filler").unlink()
         assert switch.run(stage, "rollback").returncode == 0
         assert switch.dump() == before
+
+
+def test_rollback_to_an_earlier_apply_puts_the_agent_back_executable(switch, tmp_path):
+    old, new = bundle(tmp_path, OLD, "old"), bundle(tmp_path, NEW, "new")
+    prepared(switch, factory_config(leaf_config(old)["PORT"]))
+    first, second = staged(switch, old, "s1"), staged(switch, new, "s2")
+    assert switch.run(first, "apply", str(first / LEAF)).returncode == 0
+    agent = switch.root / "usr/local/bin/rail-ppd-agent.py"
+    installed = agent.read_bytes(), agent.stat().st_mode & 0o777
+    assert installed[1] == 0o755
+    assert switch.run(second, "apply", str(second / LEAF)).returncode == 0
+    back = switch.run(second, "rollback")
+    assert back.returncode == 0, back.stdout + back.stderr
+    assert (agent.read_bytes(), agent.stat().st_mode & 0o777) == installed
