@@ -129,7 +129,8 @@ def test_slurmctld_reads_the_design_s_tree(shape, tmp_path):
 
 
 def test_the_labels_name_the_same_tree_and_the_part_is_deterministic():
-    fabric = designer.build(designer.spec(*SHAPES["three-tier"][:1], **SHAPES["three-tier"][1]))
+    preset, extra = SHAPES["three-tier"]
+    fabric = designer.build(designer.spec(preset, **extra))
     files = render_scheduler(fabric)
     assert files == render_scheduler(fabric)
     labels = yaml.safe_load(files["scheduler/node-labels.yaml"])
