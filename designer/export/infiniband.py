@@ -4,7 +4,9 @@ and per host the NCCL settings for its rail HCAs.
 ``infiniband``: ``infiniband/opensm.conf`` (routing engine ftree, updn as the fallback, QoS for
 NCCL's service level), ``root-guids.conf`` (the top tier), ``cn-guids.conf`` (ftree's compute
 nodes), ``partitions.conf`` and ``topology.ibnd``: every switch, HCA, GUID, port and rate as
-``ibnetdiscover`` prints it, which ``ibsim`` loads and the as-built compare (`verify`) reads.
+``ibnetdiscover`` prints it, which ``ibsim`` loads and the as-built compare (`verify`) reads;
+``fabric.topo`` with ``ibnl/`` (`ib_topo`): the master topology ``ibdiagnet -t`` and UFM's cable
+validation compare the live fabric with.
 ``ib-hosts``: ``hosts/<hostname>/nccl-ib.env`` per GPU server.
 """
 
@@ -15,6 +17,7 @@ from ..model.fabric import Fabric
 from ..model.guids import hca_node_guid, switch_guid, text
 from .ib_data import (NCCL_SL, SWITCH_DEVIDS, VENDOR_ID, IbIndex, compute_nodes, gpu_order, rate, switch_rows,
                       top_tier)
+from .ib_topo import render_topo
 from .parts import Files, Part
 
 SM_DIR = "/etc/opensm"          # where opensm.conf expects its companion files (README says so)
@@ -103,6 +106,7 @@ def render_sm(fabric: Fabric) -> Files:
                                               compute_nodes(fabric)),
         "infiniband/partitions.conf": partitions_conf(fabric),
         "infiniband/topology.ibnd": topology_text(fabric),
+        **render_topo(fabric),
     }
 
 
@@ -131,10 +135,12 @@ IB_ONLY = frozenset({INFINIBAND})
 
 PARTS: list[Part] = [
     Part("infiniband", "the subnet manager's files (opensm.conf: ftree with updn as fallback, QoS; root-guids.conf, "
-         "cn-guids.conf, partitions.conf) and topology.ibnd, the fabric in ibnetdiscover's format",
+         "cn-guids.conf, partitions.conf), topology.ibnd (the fabric in ibnetdiscover's format) and "
+         "fabric.topo + ibnl/ (the master topology for ibdiagnet -t and UFM cable validation)",
          render_global=render_sm, kinds=IB_ONLY,
          apply=f"copy infiniband/*.conf to {SM_DIR}/ on the SM host and run `opensm -F {SM_DIR}/opensm.conf` "
-               "(or load them in UFM); `rail-designer verify` compares `ibnetdiscover` output with topology.ibnd"),
+               "(or load them in UFM); `rail-designer verify` compares `ibnetdiscover` output with topology.ibnd; "
+               "`IBDM_IBNL_PATH=infiniband/ibnl ibdiagnet -t infiniband/fabric.topo` checks the cabling"),
     Part("ib-hosts", "per GPU server: nccl-ib.env (NCCL_IB_HCA in GPU-affinity order, NCCL_IB_SL)",
          devices=server_ids, render_device=render_host, kinds=IB_ONLY,
          apply="source hosts/<host>/nccl-ib.env in the job's environment (or copy it to /etc/nccl.conf)"),
