@@ -31,7 +31,7 @@ from .flows import Flow
 from .routing import Forwarding
 
 ROUTINGS = ("ppd", "ecmp")
-_TOLERANCE = 1 + 1e-9      # rates are sums of fractions: ignore rounding when comparing to capacity
+TOLERANCE = 1 + 1e-9      # rates are sums of fractions: ignore rounding when comparing to capacity
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,7 +175,7 @@ def analyze(fw: Forwarding, flow_list: list[Flow], routing: str = "ppd", trials:
         below = [hops.branches(hop, dst_leaf) for _, hop in first]     # (visits them all)
         random_choice = random_choice or len(first) > 1 or any(below)
     trials = trials if random_choice else 1
-    tiers = [_tier(fw, a, b) for a, b in links.names]
+    tiers = [link_tier(fw.fabric, a, b) for a, b in links.names]
     upstream = [t == "up" for t in tiers]
     n = len(links.names)
     cap = links.capacity
@@ -195,11 +195,11 @@ def analyze(fw: Forwarding, flow_list: list[Flow], routing: str = "ppd", trials:
                 count[i] += 1
                 demand[i] += rate
             paths.append(path)
-        share = [cap[i] / demand[i] if demand[i] > cap[i] * _TOLERANCE else 1.0 for i in range(n)]
+        share = [cap[i] / demand[i] if demand[i] > cap[i] * TOLERANCE else 1.0 for i in range(n)]
         per_flow = [min(share[i] for i in p) for p in paths]
         fraction.append(min(per_flow, default=1.0))
         mean_fraction.append(sum(per_flow) / len(per_flow) if per_flow else 1.0)
-        free += not any(upstream[i] and demand[i] > cap[i] * _TOLERANCE for i in range(n))
+        free += not any(upstream[i] and demand[i] > cap[i] * TOLERANCE for i in range(n))
         for i in range(n):
             sum_flows[i] += count[i]
             sum_demand[i] += demand[i]
@@ -214,8 +214,9 @@ def analyze(fw: Forwarding, flow_list: list[Flow], routing: str = "ppd", trials:
 _TIERS = {("leaf", "spine"): "up", ("spine", "leaf"): "down", ("spine", "core"): "up2", ("core", "spine"): "dn2"}
 
 
-def _tier(fw: Forwarding, a: str, b: str) -> str:
-    switches = fw.fabric.switches
+def link_tier(fabric, a: str, b: str) -> str:
+    """The tier of the directed link from endpoint ``a`` to ``b``: up, down, up2, dn2 or host."""
+    switches = fabric.switches
     roles = tuple(switches[d].role.value if d in switches else "host" for d in (split_endpoint(a)[0],
                                                                               split_endpoint(b)[0]))
     return _TIERS.get(roles, "host")

@@ -7,6 +7,8 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .common import read_input
+
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
@@ -16,7 +18,8 @@ if TYPE_CHECKING:
     from ..nccl.check import CheckResult
 
 
-def trace(fabric: Fabric, source: str, target: str, *, bundle: str | os.PathLike | None = None) -> list[Trace]:
+def trace(fabric: Fabric, source: str, target: str, *, bundle: str | os.PathLike | None = None,
+          ib_routes: tuple[str | os.PathLike, str | os.PathLike] | None = None) -> list[Trace]:
     """Follow a flow and its reply through what the bundle configures: the host's rule and table, the
     leaf (local delivery or its PPD pin), the spine, the far leaf and host, and back.
 
@@ -25,11 +28,50 @@ def trace(fabric: Fabric, source: str, target: str, *, bundle: str | os.PathLike
     and tables from an exported bundle's netplan files (as edited) instead of from the design. Returns one
     ``Trace`` per pair: ``src_nic``, ``dst_nic``, the ``request`` and ``reply`` legs (``hops``, each with
     ``device``, ``ingress``, ``egress``, ``decision``; ``delivered``, ``spines``, ``problem``), ``flags``
-    (findings) and ``ok``. Raises a DesignerError (``AnalysisError``) for a host or NIC it cannot find."""
-    from ..analysis.paths import trace as trace_pair
+    (findings) and ``ok``. An InfiniBand design is routed by its subnet manager: give ``ib_routes``,
+    (``ibnetdiscover`` output, ``dump_fts`` output) read from the fabric, and each hop follows the
+    forwarding table OpenSM programmed. Raises a DesignerError (``AnalysisError``) for a host or NIC it
+    cannot find, or an InfiniBand design without its routes."""
     from ..analysis.select import pairs
+    if _ib_routing(fabric, ib_routes, bundle):
+        from ..infiniband.routes import trace as trace_ib
+        routes = _ib_routes(fabric, ib_routes)
+        return [trace_ib(routes, src, dst) for src, dst in pairs(routes, source, target)]
+    from ..analysis.paths import trace as trace_pair
     fw = _forwarding(fabric, bundle)
     return [trace_pair(fw, src, dst) for src, dst in pairs(fw, source, target)]
+
+
+def _ib_routing(fabric: Fabric, ib_routes, bundle=None) -> bool:
+    """True when the question is answered from the subnet manager's routes; refuses a mix-up."""
+    from ..analysis import AnalysisError
+    if not fabric.settings.infiniband:
+        if ib_routes:
+            raise AnalysisError("ibnetdiscover and dump_fts routes are for an InfiniBand design; this one is "
+                                "Ethernet (its routes come from the design and bundle)")
+        return False
+    if not ib_routes:
+        raise AnalysisError("an InfiniBand fabric is routed by its subnet manager, not by the design: give the "
+                            "routes OpenSM computed, --ibnetdiscover DUMP and --fts DUMP (the output of "
+                            "`ibnetdiscover` and `dump_fts` run on the fabric)")
+    if bundle:
+        raise AnalysisError("--bundle reads an Ethernet bundle's host routes; an InfiniBand design takes "
+                            "--ibnetdiscover and --fts instead")
+    return True
+
+
+def _ib_routes(fabric: Fabric, ib_routes):
+    from ..importers.ibnd import parse_ibnd
+    from ..infiniband.routes import IbRoutes, parse_fts
+    from ..model.limits import MAX_FTS_BYTES, MAX_IBND_BYTES
+    ibnd, fts = ib_routes
+    nodes = parse_ibnd(read_input(ibnd, MAX_IBND_BYTES, "ibnetdiscover output"), _source(ibnd))
+    tables = parse_fts(read_input(fts, MAX_FTS_BYTES, "dump_fts output"), _source(fts))
+    return IbRoutes(fabric, nodes, tables)
+
+
+def _source(name: str | os.PathLike) -> str:
+    return "standard input" if os.fspath(name) == "-" else os.fspath(name)
 
 
 def _forwarding(fabric: Fabric, bundle: str | os.PathLike | None = None):
@@ -40,16 +82,22 @@ def _forwarding(fabric: Fabric, bundle: str | os.PathLike | None = None):
     return Forwarding(fabric)
 
 
-def analyze(fabric: Fabric, pattern: str, *, routing: str = "ppd", trials: int = 100, seed: int = 0) -> Analysis:
+def analyze(fabric: Fabric, pattern: str, *, routing: str = "ppd", trials: int = 100, seed: int = 0,
+            ib_routes: tuple[str | os.PathLike, str | os.PathLike] | None = None) -> Analysis:
     """Place a collective's inter-server flows on the designed links and predict the collisions.
 
     ``pattern``: ``rail-ring``, ``allreduce-ring`` or ``alltoall``; ``routing``: ``ppd`` (the leaves' pins,
     as the bundle configures) or ``ecmp`` (hashing, sampled ``trials`` times from ``seed``; spines always
     hash). Returns an ``Analysis``: per-link loads (``links``, ``busiest``), the collective's bus-bandwidth
-    fraction per trial (``fraction``), the flows that found no route (``unroutable``). Raises a
-    DesignerError (``AnalysisError``) for an unknown pattern or routing."""
-    from ..analysis.collisions import analyze as place_flows
+    fraction per trial (``fraction``), the flows that found no route (``unroutable``). An InfiniBand
+    design takes ``ib_routes`` as `trace` does and places each flow on the links OpenSM's tables send it
+    over (routing ``opensm``, one trial). Raises a DesignerError (``AnalysisError``) for an unknown pattern
+    or routing, or an InfiniBand design without its routes."""
     from ..analysis.flows import flows
+    if _ib_routing(fabric, ib_routes):
+        from ..infiniband.routes import analyze as place_on_tables
+        return place_on_tables(_ib_routes(fabric, ib_routes), flows(fabric, pattern), pattern)
+    from ..analysis.collisions import analyze as place_flows
     return place_flows(_forwarding(fabric), flows(fabric, pattern), routing, trials, seed, pattern)
 
 

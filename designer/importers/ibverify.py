@@ -21,7 +21,7 @@ from .verify import Mismatch, VerifyResult, compare
 from .workorder import Move
 
 
-class _Names:
+class Names:
     """Discovered node id -> design device (switch id, or the NIC endpoint for an HCA)."""
 
     def __init__(self, fabric: Fabric, nodes: dict[str, IbNode]):
@@ -42,7 +42,7 @@ class _Names:
                 self.device[node.node] = found
 
 
-def _end(fabric: Fabric, index: IbIndex, names: _Names, node: str, port: int) -> str | None:
+def design_end(fabric: Fabric, index: IbIndex, names: Names, node: str, port: int) -> str | None:
     device = names.device.get(node)
     if device is None:
         return None
@@ -60,14 +60,14 @@ def _what(nodes: dict[str, IbNode], node: str, port: int, description: str | Non
 
 def verify_ib(fabric: Fabric, nodes: dict[str, IbNode], source: str = "ibnetdiscover") -> VerifyResult:
     result = VerifyResult()
-    index, names = IbIndex(fabric), _Names(fabric, nodes)
+    index, names = IbIndex(fabric), Names(fabric, nodes)
     cables: set[tuple[str, str]] = set()
     unknown: dict[str, str] = {}
     rates: dict[tuple[str, str], str] = {}
     for node in nodes.values():
         for port in node.links.values():
-            near = _end(fabric, index, names, node.node, port.port)
-            far = _end(fabric, index, names, port.remote, port.remote_port)
+            near = design_end(fabric, index, names, node.node, port.port)
+            far = design_end(fabric, index, names, port.remote, port.remote_port)
             if near is None:
                 continue
             if far is None:

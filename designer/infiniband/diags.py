@@ -43,6 +43,11 @@ def parse_tracert(text: str) -> list[Hop]:
             for m in (_HOP.match(line.strip()) for line in text.splitlines()) if m]
 
 
+def route_line(line: str) -> Route | None:
+    """One forwarding-table line of ibroute (or dump_fts), else None."""
+    m = _ROUTE.match(line.strip())
+    return Route(int(m[1], 16), int(m[2]), m[3]) if m else None
+
+
 def parse_ibroute(text: str) -> list[Route]:
-    return [Route(int(m[1], 16), int(m[2]), m[3])
-            for m in (_ROUTE.match(line.strip()) for line in text.splitlines()) if m]
+    return [r for r in map(route_line, text.splitlines()) if r is not None]

@@ -19,6 +19,7 @@ MAX_AID_BYTES = 256 * MIB            # its JSON repeats every device and cable: 
 MAX_TOPO_BYTES = 16 * MIB            # nvidia-smi topo -m output (a full 1,024-column matrix is about 6 MB)
 MAX_NIC_NAMES_BYTES = 4 * MIB        # ibdev2netdev / show_gids output
 MAX_LLDP_BYTES = 16 * MIB            # one LLDP dump
+MAX_FTS_BYTES = 1024 * MIB           # dump_fts output (~80 bytes per LID per switch: ~13,000 LIDs x 1,000 switches)
 MAX_IBND_BYTES = 64 * MIB            # ibnetdiscover output (about 250 bytes per HCA, 32,768 HCAs: 8 MB)
 MAX_LLDP_FILES = 65_536              # dumps in one folder
 
