@@ -110,7 +110,13 @@ def nccl_check(fabric: Fabric, logs: Iterable[str | os.PathLike] | str | os.Path
     the design's ceiling and the collision analysis under ``routing``. ``collective`` names the test for
     logs that do not say. Returns a ``CheckResult``: ``judgements`` per run, ``verdicts`` (findings naming
     the likely cause: NCCL-... codes) and ``ok``. Raises a DesignerError (``LogError``, naming the file and
-    line) for a log that cannot be used at all."""
+    line) for a log that cannot be used at all, and ``AnalysisError`` for an InfiniBand design (its
+    verdicts speak of PPD pins and ECMP hashing, which OpenSM's routes do not have)."""
     from ..nccl.check import check_logs
+    if fabric.settings.infiniband:
+        from ..analysis import AnalysisError
+        raise AnalysisError("nccl-check judges logs against Ethernet routing (PPD pins, ECMP hashing); it does not "
+                            "judge an InfiniBand fabric yet. `rail-designer analyze FILE --pattern P --ibnetdiscover "
+                            "DUMP --fts DUMP` shows the collisions on the subnet manager's routes")
     paths = [logs] if isinstance(logs, (str, os.PathLike)) else list(logs)
     return check_logs(fabric, [Path(p) for p in paths], routing, trials, seed, collective)

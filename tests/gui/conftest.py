@@ -13,12 +13,24 @@ import pytest  # noqa: E402
 def window(qtbot, tmp_path, default_fabric, monkeypatch):
     """The real main window on the default design. pytest-qt closes it before fixtures end, so
     the unsaved-changes question (a modal) is answered Discard unless a test says otherwise."""
+    yield from _window(qtbot, tmp_path, default_fabric, monkeypatch)
+
+
+@pytest.fixture
+def ib_window(qtbot, tmp_path, monkeypatch):
+    """The real main window on a small InfiniBand design (2 SUs of 4 servers, 2 rails, 2 spines)."""
+    import designer
+    fabric = designer.build(designer.spec("superpod-h100-ib", sus=2, servers_per_su=4, rails=2, spines=2))
+    yield from _window(qtbot, tmp_path, fabric, monkeypatch)
+
+
+def _window(qtbot, tmp_path, fabric, monkeypatch):
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QMessageBox
     from designer.gui.main_window import MainWindow
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.Discard)
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.IniFormat)
-    w = MainWindow(default_fabric, recovery_dir=tmp_path / "recovery", settings=settings)
+    w = MainWindow(fabric, recovery_dir=tmp_path / "recovery", settings=settings)
     qtbot.addWidget(w)
     w.resize(1200, 800)
     w.show()

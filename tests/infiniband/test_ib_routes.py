@@ -125,3 +125,11 @@ def test_the_commands_take_the_fabrics_routes(routed, tmp_path, capsys):
     assert "routed by its subnet manager" in err and "Traceback" not in err
     assert main(["paths", str(design), "--from", "su1-srv01", "--to", "su2-srv01", "--fts", str(fts)]) == 2
     assert "give both --ibnetdiscover and --fts" in capsys.readouterr().err
+
+
+def test_nccl_check_refuses_an_infiniband_design_instead_of_judging_it_by_ethernet_routing(tmp_path):
+    fabric = designer.build(designer.spec("superpod-h100-ib", sus=2, servers_per_su=4, rails=2, spines=2))
+    log = tmp_path / "all_reduce.log"
+    log.write_text("# nccl-tests\n")
+    with pytest.raises(AnalysisError, match="does not judge an InfiniBand fabric yet"):
+        designer.nccl_check(fabric, log)

@@ -20,6 +20,11 @@ from .. import analysis_worker
 
 POLL_MS = 100
 
+# An InfiniBand fabric is routed by its subnet manager; the window has no dump of its tables to follow.
+IB_ROUTED = ("InfiniBand: the subnet manager routes this fabric, not the design. Use "
+             "`rail-designer {command} --ibnetdiscover DUMP --fts DUMP` with the fabric's ibnetdiscover and "
+             "dump_fts output")
+
 
 class AnalysisDock(QDockWidget):
     path_traced = Signal(list, list)        # cable ids, device and NIC ids on the traced path(s)
@@ -86,6 +91,9 @@ class AnalysisDock(QDockWidget):
         from ...analysis.paths import trace
         from ...analysis.routing import Forwarding
         from ...analysis.select import pairs
+        if self.document.fabric.settings.infiniband:
+            self.trace_note.setText(IB_ROUTED.format(command="paths FILE --from A --to B"))
+            return False
         source, target = self.source.text().strip(), self.target.text().strip()
         if not source or not target:
             self.trace_note.setText("give both ends: a server id or hostname, optionally :nicK")
@@ -174,6 +182,9 @@ class AnalysisDock(QDockWidget):
 
     def analyze(self) -> bool:
         if self.running():
+            return False
+        if self.document.fabric.settings.infiniband:
+            self.analysis_note.setText(IB_ROUTED.format(command="analyze FILE --pattern P"))
             return False
         from ...storage import dumps
         ctx = multiprocessing.get_context("spawn")

@@ -12,6 +12,8 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QCheckBox, QDockWidget, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
 
 from ...model.entities import Server
+from ...model.guids import hca_node_guid, hca_port_guid, switch_guid
+from ...model.guids import text as guid_text
 from ...model.limits import MAX_FABRIC_PLANES, MAX_RAILS, excerpt
 from ...planning.addressing import loopback_key, svi_key
 from ..commands import (SetAddressCommand, SetHostnameCommand, SetNicRailCommand, SetSwitchRailCommand,
@@ -21,6 +23,8 @@ BAD_STYLE = "border: 2px solid #c62828;"
 MAX_GROUP = 100_000
 NONE = "none"
 _WHOLE = re.compile(r"[+-]?[0-9]+")
+IB_GUID_TIP = ("Derived from the design's ids, as the bundle's topology.ibnd and OpenSM files write it; the real "
+               "device's GUID is burnt in (verify --ibnetdiscover matches by node description)")
 
 
 class Refused(ValueError):
@@ -130,7 +134,7 @@ class InspectorDock(QDockWidget):
         if role == "leaf":
             self._number("rail", "Rail", device.rail, lambda t: whole_number(t, "Rail", 0, MAX_RAILS - 1),
                          lambda v: SetSwitchRailCommand(f, device.id, v))
-            if svi_key(device.id) in f.addresses:
+            if svi_key(device.id) in f.addresses and not f.settings.infiniband:
                 self._address(f, svi_key(device.id), "Gateway (SVI)")
         elif device.plane is not None:
             self._label("Spine plane", str(device.plane))
@@ -145,6 +149,9 @@ class InspectorDock(QDockWidget):
                              lambda t: _plane(t, planes), lambda v: set_plane_command(f, device.id, v))
         plane.setToolTip(f"Which of the design's {f.settings.fabric_planes} independent planes the switch is on "
                          "(its cables stay; Design > Re-address the selection gives it that plane's addresses)")
+        if f.settings.infiniband:          # OpenSM routes it: no loopback, no BGP
+            self._label("Node GUID", guid_text(switch_guid(device.id))).setToolTip(IB_GUID_TIP)
+            return
         self._address(f, loopback_key(device.id), "Loopback")
         self._label("ASN", str(f.asns.get(device.id, "-")))
 
@@ -159,6 +166,11 @@ class InspectorDock(QDockWidget):
         if f.settings.fabric_planes > 1 or nic.fabric_plane:
             self._label("Fabric plane", f"{nic.fabric_plane} (the server model's port)")
         self._label("Cabled to", f.peer(nic_id) or "not cabled")
+        if f.settings.infiniband:          # the LID the subnet manager assigns addresses it, not an IP
+            server_id = nic_id.partition("/")[0]
+            self._label("HCA node GUID", guid_text(hca_node_guid(server_id, nic.index))).setToolTip(IB_GUID_TIP)
+            self._label("Port GUID", guid_text(hca_port_guid(server_id, nic.index))).setToolTip(IB_GUID_TIP)
+            return
         self._address(f, nic_id, "Address")
 
     # ------------------------------------------------------------------ field kinds
