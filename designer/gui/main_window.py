@@ -173,6 +173,7 @@ class MainWindow(QMainWindow):
         self.view.fit()
 
     def _fabric_shown(self, fabric: Fabric) -> None:
+        menus.show_for_kind(self, fabric.settings.infiniband)
         self.palette.set_catalog(fabric.catalog)
         self.find_bar.set_fabric(fabric)
         self._refresh_names()

@@ -12,6 +12,17 @@ MODE_TEXT = {"select": ("&Select", "S", "Select, drag NICs, leaves and cable end
              "pan": ("&Pan", "H", "Drag to move the view")}
 
 
+# Commands an InfiniBand design has no use for: it has no IP plan to re-address, no LLDP (ibnetdiscover is
+# its as-built source: `rail-designer verify --ibnetdiscover`) and no switch or host dumps to drift from.
+ETHERNET_ONLY = ("readdress", "verify_lldp", "check_drift")
+
+
+def show_for_kind(window, infiniband: bool) -> None:
+    """Hide the Ethernet-only commands while an InfiniBand design is open (and show them again after)."""
+    for name in ETHERNET_ONLY:
+        window.actions_by_name[name].setVisible(not infiniband)
+
+
 def _add(window, menu, name: str, text: str, slot, shortcut=None, tip: str | None = None) -> QAction:
     action = QAction(text, window)
     action.setObjectName(name)

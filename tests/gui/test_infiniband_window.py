@@ -42,3 +42,13 @@ def test_the_analysis_dock_says_the_subnet_manager_routes_it(ib_window):
     assert not any(item.overlay for item in scene.links.values())
     assert not dock.analyze() and not dock.running()
     assert "rail-designer analyze" in dock.analysis_note.text()
+
+
+def test_ethernet_only_commands_are_hidden_on_infiniband_and_back_on_ethernet(ib_window):
+    import designer
+    from designer.gui.menus import ETHERNET_ONLY
+    actions = ib_window.actions_by_name
+    assert all(not actions[name].isVisible() for name in ETHERNET_ONLY)
+    assert actions["trace_path"].isVisible() and actions["export_bundle"].isVisible()
+    ib_window.document.replace(designer.build(designer.spec("superpod-su", sus=1)), None)
+    assert all(actions[name].isVisible() for name in ETHERNET_ONLY)
