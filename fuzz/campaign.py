@@ -8,21 +8,23 @@ from pathlib import Path
 
 from .kinds import KINDS
 from .runner import BAD, Job, Limits, Pool, Result
-from .seeds import base_design, seeds
+from .seeds import base_design, ib_base_design, seeds
 
 
-def make_job(index: int, kind: str, seed: int, root: Path, design_text: str) -> Job:
+def make_job(index: int, kind: str, seed: int, root: Path, design_text: dict[bool, str]) -> Job:
     rng = random.Random(seed * 1_000_003 + index)
     data, how, extra = KINDS[kind].make(rng, seeds()[kind])
     return prepare(index, kind, data, how, extra, root, design_text)
 
 
-def prepare(index: int, kind: str, data: bytes, how: str, extra: bool, root: Path, design_text: str) -> Job:
-    """The job's folder: the input file where its command reads it, and the base design if needed."""
+def prepare(index: int, kind: str, data: bytes, how: str, extra: bool, root: Path,
+            design_text: dict[bool, str]) -> Job:
+    """The job's folder: the input file where its command reads it, and the base design if needed
+    (``design_text``: infiniband? -> the design file's text)."""
     work = root / f"{index:06d}"
     work.mkdir()
     if KINDS[kind].needs_design:
-        (work / "d.fabric.yaml").write_text(design_text)
+        (work / "d.fabric.yaml").write_text(design_text[KINDS[kind].infiniband])
     folder = work / "lldp" if kind == "lldp" else work
     folder.mkdir(exist_ok=True)
     path = folder / KINDS[kind].file_name(data)
@@ -48,11 +50,11 @@ def replay(files: list[Path], limits: Limits, jobs: int, root: Path, extra: bool
                                     design_text), len(files), limits, jobs, None)
 
 
-def _start() -> str:
+def _start() -> dict[bool, str]:
     from designer.storage import dumps
     seeds()                                   # made once, before the first fork
     _warm_up()
-    return dumps(base_design())
+    return {False: dumps(base_design()), True: dumps(ib_base_design())}
 
 
 def _drive(make, count: int, limits: Limits, jobs: int, keep: Path | None) -> list[Result]:

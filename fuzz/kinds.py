@@ -98,12 +98,26 @@ def _run_bundle(work: Path, path: Path, extra: bool) -> int:
     return _worst(_main(["diff", old, new]), _main(["diff", new, old]))
 
 
+IB_FTS = Path(__file__).resolve().parent.parent / "tests" / "data" / "infiniband" / "fabric" / "dump_fts-2su.txt"
+
+
+def _run_ibnd(work: Path, path: Path, extra: bool) -> int:
+    """verify against the InfiniBand base design; with ``extra``, also a path trace over the saved dump_fts."""
+    design = work / "d.fabric.yaml"
+    code = _main(["verify", design, "--ibnetdiscover", path])
+    if extra:
+        code = _worst(code, _main(["paths", design, "--from", SERVER, "--to", "su2-srv01",
+                                   "--ibnetdiscover", path, "--fts", IB_FTS]))
+    return code
+
+
 @dataclass(frozen=True)
 class Kind:
     name: str
     runner: Callable[[Path, Path, bool], int]
     structure: Callable[[bytes, random.Random], bytes | None]
     needs_design: bool = False
+    infiniband: bool = False          # the base design it needs is the InfiniBand one
 
     def make(self, rng: random.Random, seeds: list[bytes]) -> tuple[bytes, str, bool]:
         """(input, 'bytes' or 'structure', whether to run the extra step)."""
@@ -121,7 +135,7 @@ class Kind:
             return "frr.conf" if not data.lstrip().startswith(b"{") else \
                 "ppd-pins.json" if b'"acl_table"' in data else "config_db.json"
         return {"design": "fuzzed.fabric.yaml", "aid": "fuzzed.aid.json", "topo": "topo.txt",
-                "nicnames": "ibdev2netdev.txt"}[self.name]
+                "nicnames": "ibdev2netdev.txt", "ibnd": "ibnetdiscover.txt"}[self.name]
 
 
 def _yaml_tree(seed: bytes, rng: random.Random) -> bytes | None:
@@ -178,4 +192,5 @@ KINDS = {k.name: k for k in (
     Kind("nicnames", _run_nicnames, lambda seed, rng: mutate.mutate_lines(seed, rng), needs_design=True),
     Kind("lldp", _run_lldp, _lldp, needs_design=True),
     Kind("bundle", _run_bundle, _bundle_file, needs_design=True),
+    Kind("ibnd", _run_ibnd, lambda seed, rng: mutate.mutate_lines(seed, rng), needs_design=True, infiniband=True),
 )}

@@ -22,6 +22,15 @@ def base_design():
     return build(load_preset("default").spec(), builtin_catalog())
 
 
+def ib_base_design():
+    """The InfiniBand design the ibnetdiscover inputs are compared with: the fabric of the saved dumps
+    (tests/data/infiniband/fabric/README.md)."""
+    from designer.planning.build import build
+    from designer.storage.catalog_file import builtin_catalog
+    from designer.storage.presets import load_preset
+    return build(load_preset("superpod-h100-ib").spec(sus=2, servers_per_su=4, rails=2, spines=2), builtin_catalog())
+
+
 def _custom_model_design() -> bytes:
     """A design that carries its own switch and server models (the 'models:' section)."""
     from designer.planning.build import build
@@ -75,7 +84,13 @@ def seeds() -> dict[str, list[bytes]]:
         "nicnames": _files(importers, "ibdev2netdev-*.txt") + _files(importers, "show-gids.txt"),
         "lldp": _files(importers, "lldp-*") + [lldp_for(base, "su1-srv01"), lldp_for(base, "su1-leaf-r0")],
         "bundle": _leaf_files(base, "su1-leaf-r0"),
+        "ibnd": _files(DATA / "infiniband" / "fabric", "ibnetdiscover-*.txt") + [_topology_ibnd()],
     }
+
+
+def _topology_ibnd() -> bytes:
+    from designer.export.infiniband import topology_text
+    return topology_text(ib_base_design()).encode()
 
 
 def _leaf_files(fabric, leaf: str) -> list[bytes]:

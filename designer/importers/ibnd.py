@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..model.limits import excerpt
 from .errors import ImportFormatError
 
 MAX_IBND_LINES = 4_000_000      # 65,536 HCAs + a few thousand 144-port switches, each port twice
@@ -54,6 +55,25 @@ class IbNode:
     links: dict[int, IbPort] = field(default_factory=dict)
 
 
+class _Line:
+    """Where a number is read from, to name it when it is not one ibnetdiscover prints."""
+
+    def __init__(self, number: int, raw: str, source: str):
+        self.number, self.raw, self.source = number, raw, source
+
+    def whole(self, digits: str, what: str) -> int:
+        if len(digits) > 9:                    # no port, port count or LID has more; int() would take ages
+            raise ImportFormatError(f"{what} {excerpt(digits)} is not a number ibnetdiscover prints",
+                                    self.number, self.raw, self.source)
+        return int(digits)
+
+    def guid(self, digits: str) -> int:
+        if len(digits) > 18:                   # 0x + 16 hex digits: a GUID is 64 bits
+            raise ImportFormatError(f"GUID {excerpt(digits)} is longer than 64 bits", self.number, self.raw,
+                                    self.source)
+        return int(digits, 16)
+
+
 def _guid_of(node_id: str, header: int | None) -> int:
     if header is not None:
         return header
@@ -75,13 +95,14 @@ def parse_ibnd(text: str, source: str = "input") -> dict[str, IbNode]:
                                 f"{MAX_IBND_LINES:,}", source=source)
     for number, raw in enumerate(lines, 1):
         line = raw.strip()
+        at = _Line(number, raw, source)
         if not line or line.startswith("#"):
             if not line:
                 current = None
             continue
         found = _GUID.match(line)
         if found:
-            guid = int(found.group(1), 16)
+            guid = at.guid(found.group(1))
             continue
         node = _NODE.match(line)
         if node:
@@ -90,9 +111,9 @@ def parse_ibnd(text: str, source: str = "input") -> dict[str, IbNode]:
                 raise ImportFormatError(f"node {node_id} is listed twice", number, raw, source)
             desc = _DESC.search(rest)
             lid = _LID.search(rest)
-            current = nodes[node_id] = IbNode(KINDS[kind], node_id, _guid_of(node_id, guid), int(ports),
-                                              desc.group(1) if desc else node_id, int(lid.group(1)) if lid else None,
-                                              number)
+            current = nodes[node_id] = IbNode(KINDS[kind], node_id, _guid_of(node_id, guid),
+                                              at.whole(ports, "port count"), desc.group(1) if desc else node_id,
+                                              at.whole(lid.group(1), "LID") if lid else None, number)
             guid = None
             continue
         port = _PORT.match(line)
@@ -100,17 +121,18 @@ def parse_ibnd(text: str, source: str = "input") -> dict[str, IbNode]:
             if current is None:
                 raise ImportFormatError("a port line outside a Switch/Ca record", number, raw, source)
             local, _, remote, remote_port, _, rest = port.groups()
-            local_port = int(local)
+            local_port = at.whole(local, "port")
             if not 0 < local_port <= current.ports:
                 raise ImportFormatError(f"port {local_port} of {current.node}, which has {current.ports} ports",
                                         number, raw, source)
             comment = rest.split("#", 1)[1] if "#" in rest else ""
             own_lid = _OWN_LID.match(comment)
             if current.kind != "switch" and own_lid and current.lid is None:
-                current.lid = int(own_lid.group(1))       # an HCA's port line starts with its own LID
+                current.lid = at.whole(own_lid.group(1), "LID")   # an HCA's port line starts with its own LID
             descs = _DESC.findall(comment)
             rate = _RATE.search(comment)
-            current.links[local_port] = IbPort(local_port, remote, int(remote_port), descs[-1] if descs else None,
+            current.links[local_port] = IbPort(local_port, remote, at.whole(remote_port, "port"),
+                                               descs[-1] if descs else None,
                                                f"{rate.group(1)}x{rate.group(2)}" if rate else None, number)
             continue
         guid = None if "=" not in line else guid      # vendid=, devid=, sysimgguid= keep the record's GUID

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 
 _HOP = re.compile(r'^\[(\d+)\] -> (switch|ca) port \{0x([0-9a-fA-F]+)\}\[(\d+)\] lid \d+-\d+ "([^"]*)"')
-_ROUTE = re.compile(r"^0x([0-9a-fA-F]+) (\d+) : \((.*)\)\s*$")
+_ROUTE = re.compile(r"^0x([0-9a-fA-F]{1,8}) (\d{1,3}) : \((.*)\)\s*$")
 
 
 @dataclass(frozen=True, slots=True)

@@ -75,7 +75,8 @@ class IbRoutes:
     def end(self, node: str, port: int) -> str:
         """The design's endpoint for a discovered port, else a readable stand-in."""
         found = design_end(self.fabric, self.index, self.names, node, port)
-        return found or f"{self.nodes[node].description or node}/port{port}"
+        known = self.nodes.get(node)             # a cable's far end may be a node ibnetdiscover did not list
+        return found or f"{known.description if known and known.description else node}/port{port}"
 
     def walk(self, src_nic: str, dst_nic: str) -> tuple[list[Step], str | None]:
         """The steps from one HCA to another through the tables, and why it stopped short (None: arrived)."""
@@ -133,7 +134,9 @@ def _leg(routes: IbRoutes, src: str, dst: str, flags: list[Finding]) -> Leg:
         host, nic = split_endpoint(routes.end(last.remote, last.remote_port))
         leg.hops.append(Hop(host, nic, None, f"delivered: LID {lid} is this HCA"))
     if problem:
-        flags.append(Finding("IB-PATH-UNDELIVERED", Severity.ERROR, f"{src} -> {dst}: {problem}", (src, dst)))
+        flags.append(Finding("IB-PATH-UNDELIVERED", Severity.ERROR, f"{src} -> {dst}: {problem}", (src, dst),
+                             "check the subnet manager's log for the switch and LID, then dump the tables again "
+                             "(ibnetdiscover, dump_fts) after a sweep"))
     return leg
 
 

@@ -1,4 +1,4 @@
-"""The fuzzer in the test suite (issue 13): a bounded slice of fresh inputs over all six kinds, and
+"""The fuzzer in the test suite (issue 13): a bounded slice of fresh inputs over all seven kinds, and
 the saved regression inputs, each through the same sandbox as ``python -m fuzz`` (a forked child
 with a time and a memory limit). Run in a subprocess: forking a process that runs Qt tests is unsafe."""
 
@@ -18,11 +18,12 @@ def _fuzz(*args: str) -> subprocess.CompletedProcess:
 
 
 def test_a_bounded_slice_has_no_traceback_hang_or_bad_message():
-    run = _fuzz("--count", "60", "--seed", "20261201", "--jobs", "2")
+    run = _fuzz("--count", "70", "--seed", "20261201", "--jobs", "2")
     assert run.returncode == 0, run.stdout + run.stderr
     assert "tracebacks 0, hangs 0" in run.stdout
     table = {line.split()[0]: line.split()[1:] for line in run.stdout.splitlines() if line.split()}
-    assert table["all"][0] == "60" and all(k in table for k in ("design", "aid", "topo", "nicnames", "lldp", "bundle"))
+    assert table["all"][0] == "70" and all(k in table for k in ("design", "aid", "topo", "nicnames", "lldp", "bundle",
+                                                                 "ibnd"))
 
 
 def test_saved_regression_inputs_keep_their_exit_status_and_message():

@@ -4,6 +4,8 @@ take the switches ibtracert (the real tool, asking the same fabric) reports, hop
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import designer
@@ -18,7 +20,7 @@ from designer.infiniband.sim import Subnet
 from designer.model.guids import hca_node_guid
 from designer.model.ids import split_endpoint
 from tests.infiniband.mutate import swap
-from tests.infiniband.subnet import export, need_ibsim
+from tests.infiniband.subnet import export, ib_design, need_ibsim
 
 
 def _run(fabric, bundle, workdir, pairs=()):
@@ -133,3 +135,42 @@ def test_nccl_check_refuses_an_infiniband_design_instead_of_judging_it_by_ethern
     log.write_text("# nccl-tests\n")
     with pytest.raises(AnalysisError, match="does not judge an InfiniBand fabric yet"):
         designer.nccl_check(fabric, log)
+
+
+SAVED = Path(__file__).resolve().parents[1] / "data" / "infiniband" / "fabric"
+
+
+def test_the_saved_dumps_trace_and_a_missing_table_entry_is_undelivered(tmp_path):
+    """The real ibnetdiscover and dump_fts of the two-tier test fabric (tests/data/infiniband/fabric), read
+    offline; then the spine's entry for the target's LID removed, as a switch that lost its table would."""
+    fabric = ib_design("two-tier")
+    ibnd, fts = SAVED / "ibnetdiscover-2su.txt", SAVED / "dump_fts-2su.txt"
+    (trace,) = designer.trace(fabric, "su1-srv01:nic0", "su2-srv01:nic0", ib_routes=(ibnd, fts))
+    assert trace.ok and [h.device for h in trace.request.hops] == [
+        "su1-srv01", "su1-leaf-r0", trace.request.spines[0], "su2-leaf-r0", "su2-srv01"]
+    spine = fabric.switches[trace.request.spines[0]].hostname
+    lid = trace.request.hops[1].decision.split("LID ")[1].split(" ")[0]
+    text, kept, inside = [], 0, False
+    for line in fts.read_text().splitlines():
+        if line.startswith("Unicast lids"):
+            inside = f"({spine})" in line
+        if inside and line.startswith(f"0x{int(lid):04x} "):
+            kept += 1
+            continue
+        text.append(line)
+    assert kept == 1
+    broken = tmp_path / "fts.txt"
+    broken.write_text("\n".join(text) + "\n")
+    (trace,) = designer.trace(fabric, "su1-srv01:nic0", "su2-srv01:nic0", ib_routes=(ibnd, broken))
+    assert not trace.ok and not trace.request.delivered and trace.reply.delivered
+    assert [f.code for f in trace.flags] == ["IB-PATH-UNDELIVERED"]
+    assert f"{spine} has no route to LID {lid}" in trace.flags[0].message
+
+
+def test_a_cable_to_a_switch_the_dump_does_not_list_stops_the_trace_there():
+    """The saved dump with su1-leaf-r0's record cut out (a fuzzer find: the trace raised KeyError)."""
+    fabric = ib_design("two-tier")
+    ibnd, fts = SAVED / "ibnetdiscover-2su-leaf-missing.txt", SAVED / "dump_fts-2su.txt"
+    (trace,) = designer.trace(fabric, "su1-srv01:nic0", "su2-srv01:nic0", ib_routes=(ibnd, fts))
+    assert not trace.request.delivered and "reached" in trace.request.problem
+    assert [f.code for f in trace.flags if f.code == "IB-PATH-UNDELIVERED"]
