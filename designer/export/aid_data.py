@@ -10,16 +10,20 @@ Past two tiers and one plane. A design with a core tier adds ``group`` to Device
 spine's spine group, a core's core group) and ``max_spine_oversubscription`` plus ``asn.core_asn``
 to the design header; a multi-plane design adds ``fabric_plane`` to every sheet and
 ``fabric_planes`` to the header. Notes stays the rail on every plane (rail 3 of plane 1 is Notes 3,
-Fabric plane 1), so filtering Notes still selects a rail. A column or key appears only in designs
-that use it (`columns`), so a two-tier, one-plane AID reads exactly as before.
+Fabric plane 1), so filtering Notes still selects a rail. An InfiniBand design adds
+``fabric_kind`` to the header and the GUID columns (a switch's node GUID on Devices, an HCA's port
+GUID on Interfaces, as topology.ibnd writes them) plus each server's NCCL_IB_HCA. A column or key
+appears only in designs that use it (`columns`), so a two-tier, one-plane AID reads exactly as before.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from ..model.entities import SCHEMES, DesignSettings, Role
+from ..model.entities import INFINIBAND, SCHEMES, DesignSettings, Role
 from ..model.fabric import Fabric, asn_key
+from ..model.guids import hca_port_guid, switch_guid
+from ..model.guids import text as guid_text
 from ..model.hardware import breakout_runs, cage_range, parse_breakout
 from ..model.ids import natural_key, split_endpoint
 from ..planning.addressing import loopback_key
@@ -51,7 +55,7 @@ def _c(key, header, kind="string", nullable=False, enum=(), description="", when
     return Column(key, header, kind, nullable, tuple(enum), description, when)
 
 
-TIERS_KEY, PLANES_KEY = "max_spine_oversubscription", "fabric_planes"    # header keys that bring columns
+TIERS_KEY, PLANES_KEY, KIND_KEY = "max_spine_oversubscription", "fabric_planes", "fabric_kind"   # bring columns
 NOTES = _c("notes", "Notes", "integer", True,
            description="rail number (0 = rail plane 0) on every fabric plane; empty when none")
 FABRIC_PLANE = _c("fabric_plane", "Fabric plane", "integer", True, when=PLANES_KEY,
@@ -71,13 +75,20 @@ SHEETS = (
         _c("loopback", "Loopback", nullable=True),
         _c("breakouts", "Breakouts", nullable=True,
            description="cages not in native mode, e.g. '1-32:2x400G 33:4x200G'"),
+        _c("guid", "GUID", nullable=True, when=KIND_KEY,
+           description="InfiniBand: a switch's node GUID, derived from its id as topology.ibnd writes it"),
+        _c("nccl_ib_hca", "NCCL_IB_HCA", nullable=True, when=KIND_KEY,
+           description="InfiniBand: a server's rail HCAs in GPU-affinity order, as its nccl-ib.env sets them"),
         NOTES)),
     Sheet("interfaces", "Interfaces", "interfaces.csv", (
         _c("device", "Device"), _c("interface", "Interface"), _c("kind", "Kind", enum=("nic", "port")),
         _c("netdev", "Netdev", nullable=True), _c("rdma", "RDMA device", nullable=True),
         _c("gpus", "GPUs", nullable=True, description="GPUs closest to the NIC, e.g. '0,1'"),
         _c("speed", "Speed (Gb/s)", "integer"), _c("breakout", "Breakout", nullable=True),
-        _c("address", "Address", nullable=True), _c("peer", "Peer", nullable=True), FABRIC_PLANE, NOTES)),
+        _c("address", "Address", nullable=True), _c("peer", "Peer", nullable=True),
+        _c("guid", "GUID", nullable=True, when=KIND_KEY,
+           description="InfiniBand: an HCA's port GUID, derived from its server and NIC as topology.ibnd writes it"),
+        FABRIC_PLANE, NOTES)),
     Sheet("links", "Links", "links.csv", (
         _c("link", "Link"), _c("a_device", "A device"), _c("a_port", "A port"),
         _c("b_device", "B device"), _c("b_port", "B port"), _c("speed", "Speed (Gb/s)", "integer"),
@@ -242,7 +253,21 @@ def _design(fabric: Fabric) -> dict:
         design["asn"]["core_asn"] = s.core_asn       # with the other ASNs here (the model keeps it in the settings)
     if s.fabric_planes > 1 or any(w.fabric_plane for w in fabric.switches.values()):
         design[PLANES_KEY] = s.fabric_planes
+    if s.infiniband:
+        design[KIND_KEY] = INFINIBAND
     return design
+
+
+def _add_guids(fabric: Fabric, doc: dict) -> None:
+    """The InfiniBand columns: GUIDs (derived, as the SM files write them) and NCCL_IB_HCA."""
+    from .ib_data import nccl_ib_hca
+    for row in doc["devices"]:
+        server = fabric.servers.get(row["id"])
+        row["guid"] = None if server else guid_text(switch_guid(row["id"]))
+        row["nccl_ib_hca"] = nccl_ib_hca(server) if server else None
+    for row in doc["interfaces"]:
+        nic = row["kind"] == "nic"
+        row["guid"] = guid_text(hca_port_guid(row["device"], int(row["interface"][3:]))) if nic else None
 
 
 def _add_planes(index: _Index, doc: dict) -> None:
@@ -268,4 +293,6 @@ def aid_document(fabric: Fabric) -> dict:
             row["group"] = fabric.switches[row["id"]].group if row["role"] != "server" else None
     if PLANES_KEY in design:
         _add_planes(index, doc)
+    if KIND_KEY in design:
+        _add_guids(fabric, doc)
     return doc

@@ -18,7 +18,7 @@ from ..model.hardware import Catalog
 from ..model.limits import MAX_LINKS, MAX_RAILS, MAX_SERVERS, MAX_SPEED, MAX_SU, MAX_SWITCHES, excerpt
 from ..model.validate import settings_problems
 from ..storage.jsonio import JsonInputError, parse_json
-from .aid_data import parse_breakouts
+from .aid_data import KIND_KEY, parse_breakouts
 from .aid_schema import aid_schema
 from .errors import ExportError
 
@@ -113,7 +113,7 @@ def _settings(design: dict) -> DesignSettings:
         max_oversubscription=float(design["max_oversubscription"]), spine_planes=design["spine_planes"],
         max_spine_oversubscription=float(design.get("max_spine_oversubscription", default.max_spine_oversubscription)),
         fabric_planes=design.get("fabric_planes", default.fabric_planes),
-        core_asn=asn.pop("core_asn", default.core_asn),
+        core_asn=asn.pop("core_asn", default.core_asn), fabric_kind=design.get(KIND_KEY, default.fabric_kind),
         addressing=AddressingSettings(**design["addressing"]), asn=AsnSettings(**asn))
 
 
@@ -183,7 +183,31 @@ def fabric_from_aid(data, catalog: Catalog) -> Fabric:
         for su in data["design"]["sus"]:
             if su["index"] in fabric.sus:
                 fabric.set_su_name(su["index"], su["name"])
+    if KIND_KEY in data["design"]:
+        _check_derived(data, fabric)
     return fabric
+
+
+DERIVED = {"devices": ("id", ("guid", "nccl_ib_hca")), "interfaces": (("device", "interface"), ("guid",))}
+
+
+def _check_derived(data, fabric: Fabric) -> None:
+    """The InfiniBand columns are derived from the design (GUIDs from ids, NCCL_IB_HCA from the NICs), so
+    an edited cell would be lost on import: refuse it instead, naming the cell."""
+    from .aid_data import aid_document
+    derived = aid_document(fabric)
+    for sheet, (key, cells) in DERIVED.items():
+        def row_key(row):
+            return tuple(row[k] for k in key) if isinstance(key, tuple) else row[key]
+        want = {row_key(row): row for row in derived[sheet]}
+        for n, row in enumerate(data[sheet]):
+            expected = want.get(row_key(row), {})
+            for cell in cells:
+                if cell in row and row[cell] != expected.get(cell):
+                    raise AidError(f"{sheet}[{n}].{cell}: {excerpt(row[cell])} is not the design's "
+                                   f"{excerpt(expected.get(cell))}; this column is derived from the design (GUIDs "
+                                   "from its ids, NCCL_IB_HCA from the NICs) and is not read back. Change the design "
+                                   "instead (verify --ibnetdiscover matches a fabric's real GUIDs by node description)")
 
 
 def load_aid_text(text: str, file: str, catalog: Catalog) -> Fabric:

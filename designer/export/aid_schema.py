@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..model.entities import SPINE_ASN_MODES, SPINE_PLANE_MODES
-from .aid_data import AID_FORMAT_VERSION, PLANES_KEY, SCHEMES_ENUM, SHEETS, TIERS_KEY, Column
+from ..model.entities import FABRIC_KINDS, SPINE_ASN_MODES, SPINE_PLANE_MODES
+from .aid_data import AID_FORMAT_VERSION, KIND_KEY, PLANES_KEY, SCHEMES_ENUM, SHEETS, TIERS_KEY, Column
 
 _ID = "https://rail-designer.invalid/aid.schema.json"
 
@@ -52,6 +52,8 @@ def aid_schema() -> dict:
                     "description": "allowed spine downlink:uplink ratio (three tiers; brings the Group column)"},
         PLANES_KEY: {"type": "integer", "minimum": 1,
                      "description": "independent fabric planes (brings the Fabric plane column)"},
+        KIND_KEY: {"enum": list(FABRIC_KINDS),
+                   "description": "infiniband: routed by the subnet manager (brings the GUID and NCCL_IB_HCA columns)"},
     })
     schema = {
         "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": _ID,

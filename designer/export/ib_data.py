@@ -103,6 +103,11 @@ def gpu_order(server) -> list:
     return sorted(server.nics, key=lambda n: (min(n.gpus, default=1 << 30), n.index))
 
 
+def nccl_ib_hca(server) -> str:
+    """NCCL_IB_HCA's value for a server: its rail HCAs in GPU-affinity order, ``=`` for exactly these."""
+    return "=" + ",".join(f"{nic.rdma}:1" for nic in gpu_order(server) if nic.rail is not None)
+
+
 def compute_nodes(fabric: Fabric) -> list[int]:
     """Port GUIDs of every cabled HCA: ftree's compute nodes (cn_guid_file)."""
     cabled = {ep for link in fabric.links.values() for ep in (link.a, link.b)}

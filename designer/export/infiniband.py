@@ -15,7 +15,7 @@ from __future__ import annotations
 from ..model.entities import INFINIBAND
 from ..model.fabric import Fabric
 from ..model.guids import hca_node_guid, switch_guid, text
-from .ib_data import (NCCL_SL, SWITCH_DEVIDS, VENDOR_ID, IbIndex, compute_nodes, gpu_order, rate, switch_rows,
+from .ib_data import (NCCL_SL, SWITCH_DEVIDS, VENDOR_ID, IbIndex, compute_nodes, nccl_ib_hca, rate, switch_rows,
                       top_tier)
 from .ib_topo import render_topo
 from .parts import Files, Part
@@ -112,12 +112,11 @@ def render_sm(fabric: Fabric) -> Files:
 
 def host_env(fabric: Fabric, server_id: str) -> str:
     server = fabric.servers[server_id]
-    hcas = ",".join(f"{nic.rdma}:1" for nic in gpu_order(server) if nic.rail is not None)
     return "\n".join([
         f"# NCCL on the InfiniBand compute fabric, host {server.hostname} (rail-designer).",
         "# The rail HCAs in GPU-affinity order ('=': exactly these devices). NCCL_IB_GID_INDEX is RoCE-only",
         "# and not set: on InfiniBand the LID addresses the port.",
-        f"NCCL_IB_HCA=={hcas}",
+        f"NCCL_IB_HCA={nccl_ib_hca(server)}",
         f"NCCL_IB_SL={NCCL_SL}",
         "",
     ])
