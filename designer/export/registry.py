@@ -7,7 +7,7 @@ import importlib
 from .parts import Part
 
 # Modules under designer.export that define PARTS: list[Part].
-PART_MODULES: list[str] = ["switches", "ppd", "hosts", "aid", "ansible", "monitoring", "clab", "infiniband", "scheduler"]
+PART_MODULES: list[str] = ["switches", "ppd", "hosts", "aid", "ansible", "monitoring", "clab", "infiniband", "scheduler", "sim"]
 
 
 def parts() -> list[Part]:

@@ -113,7 +113,7 @@ AID_CSV = ["aid/devices.csv", "aid/interfaces.csv", "aid/ip-plan.csv", "aid/link
 
 def test_optional_parts_are_written_only_when_named(tmp_path, default_fabric):
     optional = [p.name for p in parts() if not p.default]
-    assert optional == ["aid-yaml", "aid-csv", "scheduler"]
+    assert optional == ["aid-yaml", "aid-csv", "scheduler", "sim"]
     plain = export(default_fabric, tmp_path / "plain")
     assert "aid/fabric.aid.json" in plain.files and "aid/fabric.aid.xlsx" in plain.files
     assert not [f for f in plain.files if f == "aid/fabric.aid.yaml" or f in AID_CSV]
@@ -130,7 +130,8 @@ def test_optional_parts_are_written_only_when_named(tmp_path, default_fabric):
     everything = export(default_fabric, tmp_path / "all", extra=optional)
     assert "Optional parts not in this bundle" not in (tmp_path / "all" / "README.txt").read_text()
     assert set(everything.files) == set(plain.files) | set(AID_CSV) | {"aid/fabric.aid.yaml"} | {
-        "scheduler/topology.conf", "scheduler/node-labels.yaml", "scheduler/label-nodes.sh"}
+        "scheduler/topology.conf", "scheduler/node-labels.yaml", "scheduler/label-nodes.sh",
+        "sim/simai-topology.txt", "sim/simai-nodes.csv", "sim/astra-sim-network.yml", "sim/README.txt"}
     with pytest.raises(ExportError, match="unknown part.*aid-xml.*parts: aid, aid-csv, aid-yaml"):
         export(default_fabric, tmp_path / "c", extra=["aid-xml"])
 
