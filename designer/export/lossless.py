@@ -23,6 +23,7 @@ from functools import lru_cache
 
 import yaml
 
+from ..errors import DesignerError
 from ..resources import resources_dir
 from .headroom_formula import AsicFacts, headroom
 
@@ -150,7 +151,7 @@ def dynamic_headroom(platform: Platform, speed: str, cable: str, mtu: str = DEFA
     source = (f"the headroom formula of {platform.lua} ({LUA_COMMIT}) with {facts.asic_table}: cell "
               f"{facts.cell_size} B, pipeline latency {facts.pipeline_latency} KB, MAC/PHY delay "
               f"{facts.mac_phy_delay} KB, lossless MTU {facts.lossless_mtu}, small packets "
-              f"{facts.small_packet_percentage} %, port MTU {mtu}, {lanes} lanes")
+              f"{facts.small_packet_percentage} %")
     try:
         metres = _metres(cable)
     except ValueError:
@@ -176,3 +177,25 @@ def _metres(cable: str) -> float:
     if not cable.endswith("m"):
         raise ValueError(cable)
     return float(cable[:-1])
+
+
+class UnknownPlatform(DesignerError, ValueError):
+    """A switch model or platform the calculator has no SONiC platform for."""
+
+
+def resolve_platform(model_id: str | None, platform_name: str | None) -> Platform:
+    """The platform named, or the one the catalogue model is; a readable refusal for neither."""
+    known = ", ".join(platforms())
+    if platform_name is not None:
+        if platform_name not in platforms():
+            raise UnknownPlatform(f"no SONiC platform '{platform_name}' in the calculator; known: {known}")
+        return platforms()[platform_name]
+    if model_id is None:
+        raise UnknownPlatform(f"name a switch model (--model) or a SONiC platform (--platform: {known})")
+    platform = platform_for_model(model_id)
+    if platform is None:
+        mapped = ", ".join(m for p in platforms().values() for m in p.models)
+        raise UnknownPlatform(f"switch model '{model_id}' has no SONiC platform in sonic-buildimage (models with "
+                              f"one: {mapped}); its own HWSKU decides its headroom, or name a platform with "
+                              f"--platform ({known})")
+    return platform
