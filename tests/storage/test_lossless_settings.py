@@ -89,3 +89,10 @@ def test_problems_name_the_field_the_design_set():
     assert resolve(LosslessSettings()) == DEFAULTS
     (path, text), = lossless_problems(LosslessSettings(ecn_max_bytes=100000))
     assert path == ("settings", "lossless", "ecn", "max_bytes") and "min_bytes 153600" in text
+
+
+def test_diff_names_an_override_with_the_default_it_replaces(plain_text):
+    import designer
+    report = designer.diff(loads(plain_text), loads(_with(plain_text, LosslessSettings(pfcwd_detection_ms=750))))
+    assert [(c.key, c.old, c.new, c.disruptive) for c in report.fabric] == \
+        [("lossless.pfcwd_detection_ms", 200, 750, True)]
