@@ -143,6 +143,18 @@ def static_headroom(platform: Platform, speed: str, cable: str) -> Headroom:
     return Headroom(TRADITIONAL, profile, source)
 
 
+def table_length(model_id: str, speed: str, metres: float) -> str | None:
+    """The shortest CABLE_LENGTH the model's platform table lists for ``speed`` that is at least
+    ``metres`` (a longer cable only adds headroom), or None when the model has no platform, the table
+    lists nothing that long, or the platform computes any length (dynamic model). For a writer of
+    CABLE_LENGTH that wants the static model to find a profile."""
+    platform = platform_for_model(model_id)
+    if platform is None or platform.buffer_model == DYNAMIC:
+        return None
+    listed = sorted((_metres(c), c) for s, c in lookup_table(platform) if s == speed)
+    return next((cable for length, cable in listed if length >= metres), None)
+
+
 def dynamic_headroom(platform: Platform, speed: str, cable: str, mtu: str = DEFAULT_MTU, lanes: int = 4) -> Headroom:
     if platform.formula is None:
         return Headroom(DYNAMIC, None, "", f"SONiC has no headroom plugin for {platform.vendor} ASICs: "

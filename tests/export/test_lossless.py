@@ -8,6 +8,7 @@ import pytest
 
 from designer.export.lossless import (
     DYNAMIC, TRADITIONAL, dynamic_headroom, lossless_headroom, platform_for_model, platforms, static_headroom,
+    table_length,
 )
 from designer.resources import resources_dir
 
@@ -84,3 +85,14 @@ def test_dynamic_profile_names_follow_buffermgrdyn():
     assert dynamic_headroom(sn5600, "400000", "40m", "4200", 4).profile.name == "pg_lossless_400000_40m_mtu4200_profile"
     assert dynamic_headroom(sn5600, "400000", "4.5m").profile is not None      # any length: it computes
     assert "not <number>m" in dynamic_headroom(sn5600, "400000", "far").problem
+
+
+def test_table_length_rounds_a_real_length_up_to_one_the_static_table_lists():
+    assert [table_length("generic-64x400g", "400000", m) for m in (0.5, 5, 7, 40, 41, 300)] == \
+        ["5m", "5m", "40m", "40m", "300m", "300m"]
+    assert table_length("generic-64x400g", "400000", 301) is None         # longer than any row
+    assert table_length("generic-64x400g", "800000", 5) is None           # the TH4 table has no 800G rows
+    assert table_length("nvidia-sn5600", "400000", 7) is None             # dynamic: any length computes
+    assert table_length("asterfusion-cx732q-n", "400000", 7) is None
+    cable = table_length("generic-64x400g", "400000", 7)
+    assert static_headroom(platform_for_model("generic-64x400g"), "400000", cable).profile is not None
