@@ -4,7 +4,8 @@ The ports are read from the switch's CONFIG_DB tables as the bundle writes them 
 port with a lossless priority (``PORT_QOS_MAP.pfc_enable``) and a ``CABLE_LENGTH``, at its ``PORT``
 speed, MTU and lane count. So the notes follow whatever lengths qos.py writes, constants or real
 cable lengths. Each group of ports alike gets the calculator's profile (`lossless`) under each buffer
-model the platform can run, the one its image starts with first.
+model the platform can run, the one its image starts with first. NOTES.txt prints no port counts:
+growing a design only adds lines to an existing switch's files (tests/planning/test_growth.py).
 """
 
 from __future__ import annotations

@@ -51,8 +51,7 @@ def test_one_more_su_with_pinned_spines_gives_additive_spines_and_untouched_leav
     assert report.counts["added"] == 40 and report.counts["disruptive"] == 0 and not report.disruptive
     spine = report.device("spine-01").changes
     files = {c.key.split(":")[0] for c in spine}
-    assert files == {"config_db.json", "frr.conf", "NOTES.txt"}      # NOTES: the lossless ports' buffer profiles
-    assert not any(c.disruptive for c in spine if c.key == "NOTES.txt")
+    assert files == {"config_db.json", "frr.conf"}
     assert any(c.key == "config_db.json: PORT > Ethernet256 > admin_status" and (c.old, c.new) == ("down", "up")
                for c in spine)                           # a shut port brought up: a gain
     assert any(c.key == "frr.conf" and "interface Ethernet256" in c.new for c in spine)

@@ -46,10 +46,10 @@ def test_notes_state_the_calculators_profile_for_each_group(sn5600):
     notes, db = _files(fabric, leaf)
     platform = platform_for_model("nvidia-sn5600")
     assert "SONiC platform: ACS-SN5600" in notes and "buffer_model dynamic (what the platform's image starts with)" in notes
-    for (speed, cable, mtu, lanes), count in buffer_ports(db).items():
+    for speed, cable, mtu, lanes in buffer_ports(db):
         dynamic = dynamic_headroom(platform, speed, cable, mtu, lanes).profile
         static = static_headroom(platform, speed, cable).profile
-        head = f"{count} port{'s' if count != 1 else ''} at {speed} Mb/s, {cable}, MTU {mtu}, {lanes} lanes: "
+        head = f"    ports at {speed} Mb/s, {cable}, MTU {mtu}, {lanes} lanes: "
         assert f"{head}{dynamic.name}: xon {dynamic.xon} xoff {dynamic.xoff} size {dynamic.size} dynamic_th 0" in notes
         assert f"{head}{static.name}: xon {static.xon} xoff {static.xoff} size {static.size} dynamic_th 0" in notes
 
