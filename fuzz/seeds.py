@@ -45,6 +45,19 @@ def _custom_model_design() -> bytes:
     return dumps(build(spec, catalog)).encode()
 
 
+def _lossless_design() -> bytes:
+    """A design with ECN and PFC watchdog overrides (``settings.lossless``)."""
+    from dataclasses import replace
+
+    from designer.model.entities import LosslessSettings
+    from designer.storage import dumps
+    fabric = base_design()
+    fabric.set_settings(replace(fabric.settings, lossless=LosslessSettings(
+        ecn_min_bytes=204800, ecn_mark_percent=10, pfcwd_detection_ms=750, pfcwd_restoration_ms=750,
+        pfcwd_action="alert")))
+    return dumps(fabric).encode()
+
+
 def _aid(fabric) -> bytes:
     from designer.export.aid import PARTS
     return PARTS[0].render_global(fabric)["aid/fabric.aid.json"]
@@ -78,7 +91,7 @@ def seeds() -> dict[str, list[bytes]]:
     p2p = build(load_preset("rail-optimized-64x4").spec(sus=1, servers_per_su=4), builtin_catalog())
     importers = DATA / "importers"
     return {
-        "design": _files(DATA / "designs", "*.fabric.yaml") + [_custom_model_design()],
+        "design": _files(DATA / "designs", "*.fabric.yaml") + [_custom_model_design(), _lossless_design()],
         "aid": [_aid(base), _aid(p2p)],
         "topo": _files(importers, "topo-*.txt"),
         "nicnames": _files(importers, "ibdev2netdev-*.txt") + _files(importers, "show-gids.txt"),

@@ -18,8 +18,13 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 
 # Tests CI may skip, by node id (or by test file), each with why that skip is right under CI.
-# Empty: CI runs as root with every tool of .ci/run installed, so no test there has a reason to skip.
-ALLOWED_IN_CI: dict[str, str] = {}
+# CI runs as root with every tool of .ci/run installed, so only an input that cannot reach CI may be missing.
+ALLOWED_IN_CI: dict[str, str] = {
+    "tests/sonic/test_headroom_lua.py": (
+        "SONiC's own headroom plugin (sonic-swss cfgmgr/buffer_headroom_mellanox.lua) is SONiC's code, so it is "
+        "not in the repository, and CI reaches only PyPI and Debian; run it with RAIL_DESIGNER_SONIC_SWSS "
+        "naming a sonic-swss checkout (docs/lossless.md)"),
+}
 
 
 def shared_input(variable: str, relative: str) -> Path:

@@ -13,6 +13,7 @@ from typing import Mapping
 from ..model.entities import Server, Switch
 from ..model.fabric import Fabric
 from ..model.ids import natural_key
+from ..model.lossless import resolve
 from ..planning.ppd import leaf_ppd
 from ..planning.topology import leaf_links
 from .report import Change
@@ -73,7 +74,8 @@ def pin_map(fabric: Fabric, leaf_id: str) -> dict[str, str]:
 
 
 def settings_facts(fabric: Fabric) -> dict[str, object]:
-    """The design-wide facts: every setting (``addressing.scheme`` ...), rail and SU names."""
+    """The design-wide facts: every setting (``addressing.scheme`` ..., ``lossless.pfcwd_detection_ms``
+    with the default where the design sets none), rail and SU names."""
     facts: dict[str, object] = {}
 
     def flatten(prefix: str, value) -> None:
@@ -83,7 +85,8 @@ def settings_facts(fabric: Fabric) -> dict[str, object]:
         else:
             facts[prefix] = value
 
-    flatten("", fabric.settings)
+    # ECN / watchdog values as the switches get them: an override of a default is a changed value
+    flatten("", dataclasses.replace(fabric.settings, lossless=resolve(fabric.settings.lossless)))
     facts.update({f"rail {i} name": rail.name for i, rail in fabric.rails.items()})
     facts.update({f"SU {i} name": su.name for i, su in fabric.sus.items()})
     return facts

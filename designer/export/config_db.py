@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 
+from ..model.lossless import Lossless
 from .jsondump import deep_on_one_line
 from .qos import qos_tables
 
@@ -68,15 +69,19 @@ def config_db(sw: dict) -> dict:
                                    "policy_desc": f"{ppd['name']} proactive path definition"}}
         db["ACL_RULE"] = {f"{table}|{r['rule']}": {"PRIORITY": str(r["priority"]), "PACKET_ACTION": "FORWARD",
                                                    "DST_IP": r["prefix"]} for r in ppd["local"]}
-    db.update(qos_tables([p["name"] for p in sw["ports"] if p["cabled"]], set(sw["downlinks"])))
+    db.update(qos_tables([p["name"] for p in sw["ports"] if p["cabled"]], set(sw["downlinks"]),
+                         Lossless(**sw["lossless"])))
     return db
 
 
 def config_db_json(sw: dict) -> str:
+    return config_db_text(config_db(sw))
+
+
+def config_db_text(db: dict) -> str:
     """Tables and keys sorted, one line per entry (as ``json.dumps(entry, sort_keys=True)`` writes it):
     readable, diffable and fast for 500-port tables. An empty table keeps its closing brace on a line of
     its own."""
-    db = config_db(sw)
     text = deep_on_one_line(db, depth=2, sort_keys=True) + "\n"
     for name in (name for name, entries in db.items() if not entries):
         text = text.replace(f"\n  {json.dumps(name)}: {{}}", f"\n  {json.dumps(name)}: {{\n  }}")

@@ -19,8 +19,10 @@ BUFFER_PG. Every priority group a class lands in has a profile all the same:
   buffers with its ``ingress_lossy_profile`` (SONiC's default TC_TO_PRIORITY_GROUP_MAP also maps
   class 6 to PG 0). CNPs are small and few, and egress queue 6 is strict, so a PG of their own
   would only cost headroom.
-PFC watchdog: SONiC's ``pfcwd start_default`` values (drop after 200 ms of pause storm, restore
-after 200 ms, 200 ms polling) on the lossless priority of every cabled port.
+ECN marking and the PFC watchdog: the values of `model.lossless` (its defaults, with their sources:
+the watchdog's are SONiC's ``pfcwd start_default``, drop after 200 ms of pause storm, restore after
+200 ms, 200 ms polling) or the design's ``settings.lossless`` overrides, on the lossless priority of
+every cabled port.
 ``PFC_PRIORITY_TO_PRIORITY_GROUP_MAP`` is what SONiC's own qos template writes on Mellanox and
 Barefoot ASICs; on others remove ``pfc_to_pg_map`` if the SAI refuses it (see NOTES.txt).
 """
@@ -29,45 +31,44 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from ..model.lossless import DEFAULTS, Lossless
+
 PROFILE = "ROCE"
 ROCE_DSCP, ROCE_TC = 26, 3
 CNP_DSCP, CNP_TC = 48, 6
 LOSSLESS_WRED = "ROCE_LOSSLESS"
 STRICT_SCHEDULER, DWRR_SCHEDULER = "ROCE_STRICT", "ROCE_DWRR"
-# ECN marking between 150 KB and 1.5 MB of queue depth: a common starting point for 400G/800G
-# RoCE; tune on site with the switch vendor's buffer guidance.
-ECN_MIN_BYTES, ECN_MAX_BYTES, ECN_MARK_PERCENT = 153600, 1536000, 5
 LOSSY_PG = 0
 CABLE_LENGTH_NAME = "AZURE"               # the name SONiC's own buffers_config.j2 uses (merges with it)
 SERVER_CABLE, FABRIC_CABLE = "5m", "40m"
-PFCWD_DETECTION_MS = PFCWD_RESTORATION_MS = PFCWD_POLL_MS = 200
-PFCWD_ACTION = "drop"
 
 
 def _map(pairs: dict[int, int], keys: range) -> dict[str, str]:
     return {str(k): str(pairs.get(k, 0)) for k in keys}
 
 
-def qos_tables(ports: list[str], server_ports: set[str] = frozenset()) -> dict[str, dict]:
+def qos_tables(ports: list[str], server_ports: set[str] = frozenset(),
+               lossless: Lossless = DEFAULTS) -> dict[str, dict]:
     """The global maps and profiles, plus QUEUE, PORT_QOS_MAP, CABLE_LENGTH and PFC_WD for each of
-    ``ports`` (the cabled ones); ``server_ports`` are those cabled to servers.
+    ``ports`` (the cabled ones); ``server_ports`` are those cabled to servers; ``lossless`` has the ECN
+    and watchdog values.
 
     The per-port entries are the same for every port, so each is one object shared by all ports, and
     the global tables are built once for every switch: the result is for writing out, not for editing."""
-    tables = dict(_global_tables())
-    lossless = {"wred_profile": LOSSLESS_WRED, "scheduler": DWRR_SCHEDULER}
+    tables = dict(_global_tables(lossless))
+    lossless_queue = {"wred_profile": LOSSLESS_WRED, "scheduler": DWRR_SCHEDULER}
     strict = {"scheduler": STRICT_SCHEDULER}
     port_qos = {
         "dscp_to_tc_map": PROFILE, "tc_to_queue_map": PROFILE, "tc_to_pg_map": PROFILE,
         "pfc_to_queue_map": PROFILE, "pfc_to_pg_map": PROFILE,
         "pfc_enable": str(ROCE_TC), "pfcwd_sw_enable": str(ROCE_TC),
     }
-    watchdog = {"action": PFCWD_ACTION, "detection_time": str(PFCWD_DETECTION_MS),
-                "restoration_time": str(PFCWD_RESTORATION_MS)}
+    watchdog = {"action": lossless.pfcwd_action, "detection_time": str(lossless.pfcwd_detection_ms),
+                "restoration_time": str(lossless.pfcwd_restoration_ms)}
     queues, port_maps, lengths = {}, {}, {}
-    pfc_wd = {"GLOBAL": {"POLL_INTERVAL": str(PFCWD_POLL_MS)}}
+    pfc_wd = {"GLOBAL": {"POLL_INTERVAL": str(lossless.pfcwd_poll_ms)}}
     for port in ports:
-        queues[f"{port}|{ROCE_TC}"] = lossless
+        queues[f"{port}|{ROCE_TC}"] = lossless_queue
         queues[f"{port}|{CNP_TC}"] = strict
         port_maps[port] = port_qos
         pfc_wd[port] = watchdog
@@ -78,9 +79,10 @@ def qos_tables(ports: list[str], server_ports: set[str] = frozenset()) -> dict[s
     return tables
 
 
-@lru_cache(maxsize=1)
-def _global_tables() -> dict[str, dict]:
+@lru_cache(maxsize=8)
+def _global_tables(lossless: Lossless) -> dict[str, dict]:
     """The maps, the WRED profile and the schedulers: the same on every switch."""
+    low, high, mark = str(lossless.ecn_min_bytes), str(lossless.ecn_max_bytes), str(lossless.ecn_mark_percent)
     classes = range(8)
     identity = {tc: tc for tc in classes}
     return {
@@ -92,12 +94,10 @@ def _global_tables() -> dict[str, dict]:
         "WRED_PROFILE": {LOSSLESS_WRED: {
             "ecn": "ecn_all",
             "wred_green_enable": "true", "wred_yellow_enable": "true", "wred_red_enable": "true",
-            "green_min_threshold": str(ECN_MIN_BYTES), "green_max_threshold": str(ECN_MAX_BYTES),
-            "yellow_min_threshold": str(ECN_MIN_BYTES), "yellow_max_threshold": str(ECN_MAX_BYTES),
-            "red_min_threshold": str(ECN_MIN_BYTES), "red_max_threshold": str(ECN_MAX_BYTES),
-            "green_drop_probability": str(ECN_MARK_PERCENT),
-            "yellow_drop_probability": str(ECN_MARK_PERCENT),
-            "red_drop_probability": str(ECN_MARK_PERCENT),
+            "green_min_threshold": low, "green_max_threshold": high,
+            "yellow_min_threshold": low, "yellow_max_threshold": high,
+            "red_min_threshold": low, "red_max_threshold": high,
+            "green_drop_probability": mark, "yellow_drop_probability": mark, "red_drop_probability": mark,
         }},
         "SCHEDULER": {
             STRICT_SCHEDULER: {"type": "STRICT"},

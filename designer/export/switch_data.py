@@ -9,11 +9,13 @@ The SONiC and FRR writers only format this dict. Keys (all values are str, int, 
 ``breakouts`` — the cage modes when any cage is broken out; ``interfaces`` — routed /31 ports;
 ``vlan`` — the server VLAN of a subnet-per-leaf leaf (else None); ``bgp`` — timers, neighbours,
 the networks to advertise and the ``discard`` routes that let FRR advertise them; ``ppd`` — the
-leaf's pinned paths (else None), see `ppd_data`.
+leaf's pinned paths (else None), see `ppd_data`; ``lossless`` — the ECN and PFC watchdog values (the
+fields of `model.lossless.Lossless`: the design's overrides over the defaults).
 """
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from functools import lru_cache
 
 from ..model.addressing import cidr_str, network_of
@@ -21,6 +23,7 @@ from ..model.entities import Role, Switch
 from ..model.fabric import Fabric
 from ..model.hardware import Port, SwitchModel
 from ..model.ids import endpoint, is_valid_port_name
+from ..model.lossless import resolve
 from ..planning.addressing import loopback_key, svi_key
 from .errors import ExportError, require_hostname, require_port_name
 from .ppd_data import leaf_ppd_data, server_prefixes
@@ -149,6 +152,7 @@ def switch_data(fabric: Fabric, switch_id: str) -> dict:
                                       + ([vlan["address"]] if vlan else [])),
         },
         "ppd": ppd,
+        "lossless": asdict(resolve(fabric.settings.lossless)),
     }
 
 

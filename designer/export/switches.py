@@ -6,9 +6,10 @@ from ..model.entities import FABRIC_KINDS
 from ..model.fabric import Fabric
 from ..model.ids import natural_key
 from .cabling import cable_rows, cabling_csv, columns, topology_dot
-from .config_db import config_db_json
+from .config_db import config_db, config_db_text
 from .deploy import steps_text, switch_global_files
 from .env import render
+from .lossless_notes import buffer_notes
 from .parts import Files, Part
 from .switch_data import switch_data
 
@@ -20,10 +21,12 @@ def switch_ids(fabric: Fabric) -> list[str]:
 def render_switch(fabric: Fabric, switch_id: str) -> Files:
     sw = switch_data(fabric, switch_id)
     folder = f"switches/{sw['hostname']}"
+    db = config_db(sw)
     return {
-        f"{folder}/config_db.json": config_db_json(sw),
+        f"{folder}/config_db.json": config_db_text(db),
         f"{folder}/frr.conf": render("frr/main.j2", sw=sw),
-        f"{folder}/NOTES.txt": render("sonic/notes.j2", sw=sw, steps=steps_text(sw["hostname"])),
+        f"{folder}/NOTES.txt": render("sonic/notes.j2", sw=sw, steps=steps_text(sw["hostname"]),
+                                      buffers=buffer_notes(sw["model"], db)),
     }
 
 

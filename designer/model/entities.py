@@ -151,6 +151,20 @@ class GrowthPlan:
 
 
 @dataclass(frozen=True, slots=True)
+class LosslessSettings:
+    """The design's own ECN (WRED) marking and PFC watchdog values for the RoCE class; None keeps the
+    documented default (`model.lossless.DEFAULTS`). Written to the design file only when set."""
+
+    ecn_min_bytes: int | None = None
+    ecn_max_bytes: int | None = None
+    ecn_mark_percent: int | None = None
+    pfcwd_detection_ms: int | None = None
+    pfcwd_restoration_ms: int | None = None
+    pfcwd_poll_ms: int | None = None
+    pfcwd_action: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class DesignSettings:
     name: str = "fabric"
     description: str = ""
@@ -163,6 +177,7 @@ class DesignSettings:
     asn: AsnSettings = field(default_factory=AsnSettings)
     growth: GrowthPlan | None = None          # the final size planned for; None: designed for its size only
     fabric_kind: str = "ethernet"             # "ethernet" (RoCE, routed) or "infiniband" (OpenSM routes it)
+    lossless: LosslessSettings = field(default_factory=LosslessSettings)   # ECN / PFC watchdog overrides
 
     @property
     def infiniband(self) -> bool:

@@ -13,6 +13,7 @@ from .addressing import parse_network
 from .entities import FABRIC_KINDS, SCHEMES, SPINE_ASN_MODES, SPINE_PLANE_MODES, DesignSettings
 from .errors import ModelError
 from .limits import MAX_FABRIC_PLANES, MAX_RAILS, MAX_SU, MAX_SWITCHES, MAX_TEXT, excerpt
+from .lossless import lossless_problems
 
 ASN_RANGE = (1, 4_294_967_294)
 MTU_RANGE = (576, 9_216)               # IPv4 minimum to the largest jumbo frame NICs and switches take
@@ -53,6 +54,7 @@ def settings_problems(s: DesignSettings) -> list[Problem]:
     _number(out, p + ("spine_base",), n.spine_base, ASN_RANGE)
     _choice(out, p + ("spine_mode",), n.spine_mode, SPINE_ASN_MODES)
     _number(out, p + ("core_asn",), s.core_asn, ASN_RANGE)
+    out += lossless_problems(s.lossless)
     return out
 
 

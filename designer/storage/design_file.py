@@ -5,7 +5,8 @@ Layout (format_version 1), in this order:
   uses that are not bundled), rails, sus, switches, servers (NIC fields only where they differ
   from the server model), then three *tables*: links, asns, addresses.
 Three-tier and multi-plane keys (a switch's ``group`` and ``fabric_plane``, the settings
-``max_spine_oversubscription``, ``fabric_planes``, ``fabric_kind`` and ``asn.core_asn``) are written
+``max_spine_oversubscription``, ``fabric_planes``, ``fabric_kind`` and ``asn.core_asn``) and the ECN / PFC
+watchdog overrides (``settings.lossless``, `lossless_file`) are written
 only when set or not at their defaults, so two-tier, one-plane designs read and write as before.
 
 A table is a YAML literal block with one record per line, words separated by spaces:
@@ -33,6 +34,7 @@ from ..model.validate import (GID_RANGE, GROUP_RANGE, PLANE_RANGE, POSITION_RANG
                               settings_problems)
 from ..planning.growth import PLAN_FIELDS
 from .catalog_file import builtin_catalog, catalog_document, catalog_with, parse_catalog
+from .lossless_file import read_lossless, write_lossless
 from .records import read as read_document, write as write_document
 from .atomic import RefusedWrite, write_atomic, write_problem
 from .yamlio import Context, FileFormatError, field, only_keys, read_text
@@ -90,6 +92,7 @@ def _write_tier_settings(doc: dict, s: DesignSettings) -> None:
     if s.growth is not None:
         doc["growth"] = {"final_sus": s.growth.final_sus, "final_servers_per_su": s.growth.final_servers_per_su,
                          "build": dict(s.growth.build)}
+    write_lossless(doc, s.lossless)
 
 
 def tables(fabric: Fabric) -> dict[str, list[str]]:
@@ -226,7 +229,7 @@ def loads(text: str, file: str = "<design>", catalog: Catalog | None = None) -> 
 def _settings(ctx: Context, raw: dict) -> DesignSettings:
     s = field(ctx, raw, "settings", (), dict, default={})
     only_keys(ctx, s, {"max_oversubscription", "spine_planes", "addressing", "asn", "max_spine_oversubscription",
-                       "fabric_planes", "growth", "fabric_kind"}, ("settings",))
+                       "fabric_planes", "growth", "fabric_kind", "lossless"}, ("settings",))
     a = field(ctx, s, "addressing", ("settings",), dict, default={})
     p = ("settings", "addressing")
     only_keys(ctx, a, {"scheme", "rail_supernet", "rail_prefix", "fabric_pool", "loopback_pool", "mtu"}, p)
@@ -254,7 +257,8 @@ def _settings(ctx: Context, raw: dict) -> DesignSettings:
         spine_planes=field(ctx, s, "spine_planes", ("settings",), str, "shared", SPINE_PLANE_MODES),
         max_spine_oversubscription=field(ctx, s, "max_spine_oversubscription", ("settings",), float, 1.0),
         fabric_planes=planes, core_asn=core_asn, addressing=addressing, asn=asn, growth=_growth(ctx, s),
-        fabric_kind=field(ctx, s, "fabric_kind", ("settings",), str, ETHERNET, FABRIC_KINDS))
+        fabric_kind=field(ctx, s, "fabric_kind", ("settings",), str, ETHERNET, FABRIC_KINDS),
+        lossless=read_lossless(ctx, s))
     for path, problem in settings_problems(settings):
         ctx.fail(path, problem)
     return settings
