@@ -40,17 +40,22 @@ def _forwarding(fabric: Fabric, bundle: str | os.PathLike | None = None):
     return Forwarding(fabric)
 
 
-def analyze(fabric: Fabric, pattern: str, *, routing: str = "ppd", trials: int = 100, seed: int = 0) -> Analysis:
+def analyze(fabric: Fabric, pattern: str, *, routing: str | None = None, trials: int = 100, seed: int = 0,
+            qps: int | None = None) -> Analysis:
     """Place a collective's inter-server flows on the designed links and predict the collisions.
 
     ``pattern``: ``rail-ring``, ``allreduce-ring`` or ``alltoall``; ``routing``: ``ppd`` (the leaves' pins,
-    as the bundle configures) or ``ecmp`` (hashing, sampled ``trials`` times from ``seed``; spines always
-    hash). Returns an ``Analysis``: per-link loads (``links``, ``busiest``), the collective's bus-bandwidth
+    as the bundle configures), ``ecmp`` (a hash per flow, sampled ``trials`` times from ``seed``; spines always
+    hash), ``qp-hash`` (``qps`` queue pairs per flow, each hashed) or ``adaptive`` (per-packet spraying as the
+    ideal: an even split at every switch); None: the design's load-balancing setting. ``qps`` None: the
+    design's, else 4. Returns an ``Analysis``: per-link loads (``links``, ``busiest``), the collective's bus-bandwidth
     fraction per trial (``fraction``), the flows that found no route (``unroutable``). Raises a
     DesignerError (``AnalysisError``) for an unknown pattern or routing."""
     from ..analysis.collisions import analyze as place_flows
     from ..analysis.flows import flows
-    return place_flows(_forwarding(fabric), flows(fabric, pattern), routing, trials, seed, pattern)
+    from ..analysis.modes import resolve
+    routing, qps = resolve(fabric.settings, routing, qps)
+    return place_flows(_forwarding(fabric), flows(fabric, pattern), routing, trials, seed, pattern, qps)
 
 
 def nccl_check(fabric: Fabric, logs: Iterable[str | os.PathLike] | str | os.PathLike, *, routing: str = "ppd",
@@ -66,3 +71,12 @@ def nccl_check(fabric: Fabric, logs: Iterable[str | os.PathLike] | str | os.Path
     from ..nccl.check import check_logs
     paths = [logs] if isinstance(logs, (str, os.PathLike)) else list(logs)
     return check_logs(fabric, [Path(p) for p in paths], routing, trials, seed, collective)
+
+
+def failure_capacity(fabric: Fabric) -> list:
+    """Per tier (leaf uplinks, spines; spine uplinks and cores in three tiers), how many failures the design
+    takes with every switch still within its allowed downlink:uplink ratio (1:1: non-blocking). Returns
+    ``planning.failures.TierCapacity`` rows: ``tier``, ``failures`` (-1: over the ratio with nothing failed),
+    ``limiting`` (the switch that sets it), ``down_gbps``, ``up_gbps``, ``parts``, ``ratio``, ``text``."""
+    from ..planning.failures import failure_capacity as tiers
+    return tiers(fabric)

@@ -10,7 +10,8 @@ from __future__ import annotations
 import math
 
 from .addressing import parse_network
-from .entities import FABRIC_KINDS, SCHEMES, SPINE_ASN_MODES, SPINE_PLANE_MODES, DesignSettings
+from .entities import (FABRIC_KINDS, LOAD_BALANCING_MODES, QPS_RANGE, SCHEMES, SPINE_ASN_MODES, SPINE_PLANE_MODES,
+                       DesignSettings)
 from .errors import ModelError
 from .limits import MAX_FABRIC_PLANES, MAX_RAILS, MAX_SU, MAX_SWITCHES, MAX_TEXT, excerpt
 
@@ -53,6 +54,9 @@ def settings_problems(s: DesignSettings) -> list[Problem]:
     _number(out, p + ("spine_base",), n.spine_base, ASN_RANGE)
     _choice(out, p + ("spine_mode",), n.spine_mode, SPINE_ASN_MODES)
     _number(out, p + ("core_asn",), s.core_asn, ASN_RANGE)
+    p = ("settings", "load_balancing")
+    _choice(out, p + ("mode",), s.load_balancing.mode, LOAD_BALANCING_MODES)
+    _number(out, p + ("qps",), s.load_balancing.qps, QPS_RANGE)
     return out
 
 
