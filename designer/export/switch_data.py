@@ -23,6 +23,7 @@ from ..model.hardware import Port, SwitchModel
 from ..model.ids import endpoint, is_valid_port_name
 from ..planning.addressing import loopback_key, svi_key
 from .errors import ExportError, require_hostname, require_port_name
+from .load_balancing import switch_hash, switch_notes
 from .ppd_data import leaf_ppd_data, server_prefixes
 
 SWITCH_MTU = 9100
@@ -122,6 +123,7 @@ def switch_data(fabric: Fabric, switch_id: str) -> dict:
     local = server_prefixes(fabric, switch_id) if is_leaf else []
     ppd = leaf_ppd_data(fabric, switch_id, hostname, local) if is_leaf and downlinks else None
     networks = [loopback] + local
+    lb = fabric.settings.load_balancing
     return {
         "id": switch_id,
         "hostname": hostname,
@@ -149,6 +151,7 @@ def switch_data(fabric: Fabric, switch_id: str) -> dict:
                                       + ([vlan["address"]] if vlan else [])),
         },
         "ppd": ppd,
+        "load_balancing": {"mode": lb.mode, "hash": switch_hash(lb), "notes": switch_notes(lb)},
     }
 
 
