@@ -23,7 +23,7 @@ from .api.design import assign, build, catalog, check, checks_not_run, grow, imp
 from .api.emulate import emulate, emulate_change, sweep_emulations
 from .api.drift import check_drift
 from .api.machines import apply_inventory, apply_nics, import_topo, verify, verify_ib
-from .api.questions import analyze, failure_capacity, nccl_check, trace
+from .api.questions import analyze, compare_modes, failure_capacity, nccl_check, trace
 from .errors import DesignerError, UnknownDevice
 
 # Types a script constructs, compares or catches, imported on first use (they pull in the engine).
@@ -46,7 +46,7 @@ __all__ = [
     # the bundle
     "export_bundle", "bundle_parts", "render_device", "lint",
     # questions
-    "trace", "analyze", "failure_capacity", "nccl_check",
+    "trace", "analyze", "compare_modes", "failure_capacity", "nccl_check",
     # real machines
     "import_topo", "apply_nics", "apply_inventory", "verify", "verify_ib", "emulate", "emulate_change", "sweep_emulations",
     "check_drift",

@@ -73,6 +73,18 @@ def nccl_check(fabric: Fabric, logs: Iterable[str | os.PathLike] | str | os.Path
     return check_logs(fabric, [Path(p) for p in paths], routing, trials, seed, collective)
 
 
+def compare_modes(fabric: Fabric, pattern: str, *, qps: int | None = None, trials: int = 100, seed: int = 0) -> list:
+    """The collective's flows under every load-balancing mode (ppd, ecmp, qp-hash with ``qps`` queue pairs,
+    None: the design's or 4; adaptive), same flows and seed. Returns ``analysis.compare.ModeRow`` rows:
+    ``mode``, ``label``, ``trials``, ``fraction_mean`` / ``_min`` / ``_max``, ``uplink_load_mean``,
+    ``collision_free_share``. Raises a DesignerError (``AnalysisError``) for an unknown pattern."""
+    from ..analysis.compare import compare
+    from ..analysis.flows import flows
+    from ..analysis.modes import resolve
+    _, qps = resolve(fabric.settings, "qp-hash", qps)
+    return compare(_forwarding(fabric), flows(fabric, pattern), qps, trials, seed, pattern)
+
+
 def failure_capacity(fabric: Fabric) -> list:
     """Per tier (leaf uplinks, spines; spine uplinks and cores in three tiers), how many failures the design
     takes with every switch still within its allowed downlink:uplink ratio (1:1: non-blocking). Returns

@@ -62,7 +62,11 @@ def register(sub) -> None:
     add_routing_arguments(p, load_balancing=True)
     p.add_argument("--format", choices=("table", "json"), default="table")
     p.add_argument("--chart", metavar="OUT.png|OUT.svg",
-                   help="also write a bar chart of the leaf-spine link loads (PNG or SVG, by the file name)")
+                   help="also write a bar chart of the leaf-spine link loads (PNG or SVG, by the file name); "
+                        "with --compare, the modes side by side")
+    p.add_argument("--compare", action="store_true",
+                   help="run the pattern under every mode (ppd, ecmp, qp-hash with --qps, adaptive) and compare "
+                        "them; --routing does not apply")
     p.set_defaults(run=run_analyze)
 
     p = sub.add_parser("failures", help="how many leaf uplink, spine (and core) failures the design takes non-blocking",
@@ -93,6 +97,8 @@ def run_analyze(args) -> int:
         check_output_file(args.chart, "chart")
         format_of(Path(args.chart))
     fabric = designer.load(args.file)
+    if args.compare:
+        return _run_compare(args, fabric)
     result = designer.analyze(fabric, args.pattern, routing=args.routing, trials=args.trials, seed=args.seed,
                               qps=args.qps)
     if args.format == "json":
@@ -103,6 +109,26 @@ def run_analyze(args) -> int:
     if args.chart:
         try:
             write_chart(Path(args.chart), [l.utilisation for l in chart_links(result)])
+        except OSError as exc:
+            raise CliError(f"cannot write the chart {args.chart}: {exc.strerror}") from None
+        print(f"wrote {args.chart}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _run_compare(args, fabric) -> int:
+    from ..analysis.chart import write_mode_chart
+    from ..analysis.compare import compare_table
+    if args.routing is not None:
+        raise CliError("--compare runs every mode: leave out --routing")
+    rows = designer.compare_modes(fabric, args.pattern, qps=args.qps, trials=args.trials, seed=args.seed)
+    if args.format == "json":
+        json.dump({"pattern": args.pattern, "modes": [r.as_dict() for r in rows]}, sys.stdout, indent=2)
+        print()
+    else:
+        sys.stdout.write(compare_table(rows, args.pattern))
+    if args.chart:
+        try:
+            write_mode_chart(Path(args.chart), rows, f"{args.pattern}: every load-balancing mode")
         except OSError as exc:
             raise CliError(f"cannot write the chart {args.chart}: {exc.strerror}") from None
         print(f"wrote {args.chart}", file=sys.stderr)
