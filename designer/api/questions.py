@@ -58,19 +58,22 @@ def analyze(fabric: Fabric, pattern: str, *, routing: str | None = None, trials:
     return place_flows(_forwarding(fabric), flows(fabric, pattern), routing, trials, seed, pattern, qps)
 
 
-def nccl_check(fabric: Fabric, logs: Iterable[str | os.PathLike] | str | os.PathLike, *, routing: str = "ppd",
-               trials: int = 100, seed: int = 0, collective: str | None = None) -> CheckResult:
+def nccl_check(fabric: Fabric, logs: Iterable[str | os.PathLike] | str | os.PathLike, *, routing: str | None = None,
+               trials: int = 100, seed: int = 0, collective: str | None = None, qps: int | None = None) -> CheckResult:
     """Judge nccl-tests logs (all_reduce_perf, all_gather_perf, reduce_scatter_perf, alltoall_perf,
     sendrecv_perf; mpirun/srun output and NCCL_DEBUG=INFO lines may be mixed in) against the design.
 
     Ranks are mapped to the design's servers and NICs; measured bus bandwidth by size is compared with
-    the design's ceiling and the collision analysis under ``routing``. ``collective`` names the test for
+    the design's ceiling and the collision analysis under ``routing`` (None: the design's load-balancing mode,
+    and ``qps`` None its QP count, as `analyze`). ``collective`` names the test for
     logs that do not say. Returns a ``CheckResult``: ``judgements`` per run, ``verdicts`` (findings naming
     the likely cause: NCCL-... codes) and ``ok``. Raises a DesignerError (``LogError``, naming the file and
     line) for a log that cannot be used at all."""
+    from ..analysis.modes import resolve
     from ..nccl.check import check_logs
+    routing, qps = resolve(fabric.settings, routing, qps)
     paths = [logs] if isinstance(logs, (str, os.PathLike)) else list(logs)
-    return check_logs(fabric, [Path(p) for p in paths], routing, trials, seed, collective)
+    return check_logs(fabric, [Path(p) for p in paths], routing, trials, seed, collective, qps)
 
 
 def compare_modes(fabric: Fabric, pattern: str, *, qps: int | None = None, trials: int = 100, seed: int = 0) -> list:

@@ -11,22 +11,16 @@ import designer
 from .common import EXIT_FINDINGS, EXIT_OK, CliError
 
 
-def add_routing_arguments(p, load_balancing: bool = False) -> None:
-    """--routing, --trials, --seed: how the collision analysis places flows (analyze, nccl-check); with
-    ``load_balancing`` also qp-hash (and --qps) and adaptive."""
-    if load_balancing:
-        p.add_argument("--routing", choices=("ppd", "ecmp", "qp-hash", "adaptive"), default=None,
-                       help="ppd: the leaves' pins; ecmp: one hash per flow; qp-hash: --qps queue pairs per flow, "
-                            "each hashed; adaptive: per-packet spraying as the ideal (even split, no collisions). "
-                            "Default: the design's load-balancing setting (ppd when unset); spines hash in every "
-                            "mode but ppd's, where they use ECMP")
-        p.add_argument("--qps", type=int, default=None,
-                       help="queue pairs per flow under qp-hash (NCCL_IB_QPS_PER_CONNECTION; default: the design's, "
-                            "else 4)")
-    else:
-        p.add_argument("--routing", choices=("ppd", "ecmp"), default="ppd",
-                       help="leaf upstream: PPD pins (default, as the bundle configures) or ECMP hashing; "
-                            "spines always use ECMP")
+def add_routing_arguments(p) -> None:
+    """--routing, --qps, --trials, --seed: how the collision analysis places flows (analyze, nccl-check)."""
+    p.add_argument("--routing", choices=("ppd", "ecmp", "qp-hash", "adaptive"), default=None,
+                   help="ppd: the leaves' pins; ecmp: one hash per flow; qp-hash: --qps queue pairs per flow, "
+                        "each hashed; adaptive: per-packet spraying as the ideal (even split, no collisions). "
+                        "Default: the design's load-balancing setting (ppd when unset); spines hash in every "
+                        "mode but adaptive")
+    p.add_argument("--qps", type=int, default=None,
+                   help="queue pairs per flow under qp-hash (NCCL_IB_QPS_PER_CONNECTION; default: the design's, "
+                        "else 4)")
     p.add_argument("--trials", type=int, default=100, help="hash samples (default 100; 1 when nothing is random)")
     p.add_argument("--seed", type=int, default=0)
 
@@ -59,7 +53,7 @@ def register(sub) -> None:
                                    "at its slowest flow). ECMP choices are sampled uniformly, seeded.")
     p.add_argument("file")
     p.add_argument("--pattern", required=True, choices=("rail-ring", "allreduce-ring", "alltoall"))
-    add_routing_arguments(p, load_balancing=True)
+    add_routing_arguments(p)
     p.add_argument("--format", choices=("table", "json"), default="table")
     p.add_argument("--chart", metavar="OUT.png|OUT.svg",
                    help="also write a bar chart of the leaf-spine link loads (PNG or SVG, by the file name); "
