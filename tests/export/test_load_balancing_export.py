@@ -98,3 +98,14 @@ def test_the_setting_is_saved_only_when_set():
     assert "  load_balancing:\n    mode: adaptive\n" in text and "qps" not in text
     again = loads(text)
     assert again.settings.load_balancing == LoadBalancing("adaptive") and dumps(again) == text
+
+
+def test_new_sets_the_mode_and_bad_values_are_one_message(tmp_path, capsys):
+    from designer.cli import main
+    out = tmp_path / "q.fabric.yaml"
+    assert main(["new", "-o", str(out), "--load-balancing", "qp-hash", "--qps", "8"]) == 0
+    assert loads(out.read_text()).settings.load_balancing == LoadBalancing("qp-hash", 8)
+    capsys.readouterr()
+    assert main(["new", "-o", str(tmp_path / "bad.fabric.yaml"), "--load-balancing", "spray"]) == 2
+    assert "'spray' is not one of: ppd, ecmp, qp-hash, adaptive" in capsys.readouterr().err
+    assert not (tmp_path / "bad.fabric.yaml").exists()
