@@ -109,3 +109,21 @@ def test_qps_bounds():
         with pytest.raises(AnalysisError, match="--qps must be between 1 and 128"):
             analyze(fw, flow_list, "qp-hash", qps=bad)
     assert analyze(fw, flow_list, "ecmp", trials=3, qps=4).qps == 1      # only qp-hash splits
+
+
+def test_a_trace_follows_the_modes_pins_only_under_ppd():
+    """A qp-hash design's bundle pins nothing, so its trace hashes at the leaf; the analysis can still ask ppd."""
+    from dataclasses import replace
+
+    from designer.analysis.paths import trace
+    from designer.model.entities import LoadBalancing
+    fabric = preset_fabric("default")
+    pinned = trace(Forwarding(fabric), "su1-srv01/nic0", "su2-srv01/nic0").request.hops[1].decision
+    assert pinned.startswith("PPD pin:")
+    fabric.set_settings(replace(fabric.settings, load_balancing=LoadBalancing("qp-hash", 4)))
+    fw = Forwarding(fabric)
+    hashed = trace(fw, "su1-srv01/nic0", "su2-srv01/nic0").request.hops[1].decision
+    assert hashed.startswith("BGP: su2-leaf-r0 via") and "ECMP over" in hashed
+    flow = [Flow("su1-srv01/nic0", "su2-srv01/nic0", 400.0, 0)]
+    a = analyze(fw, flow, "ppd", trials=20)
+    assert not a.unroutable and len([l for l in a.links if l.tier == "up"]) == 1      # still its one pinned uplink
