@@ -109,3 +109,16 @@ def test_new_sets_the_mode_and_bad_values_are_one_message(tmp_path, capsys):
     assert main(["new", "-o", str(tmp_path / "bad.fabric.yaml"), "--load-balancing", "spray"]) == 2
     assert "'spray' is not one of: ppd, ecmp, qp-hash, adaptive" in capsys.readouterr().err
     assert not (tmp_path / "bad.fabric.yaml").exists()
+
+
+def test_an_infiniband_design_refuses_a_mode_its_subnet_manager_would_ignore(tmp_path, capsys):
+    from designer.cli import main
+    assert main(["new", "--preset", "superpod-h100-ib", "-o", str(tmp_path / "ib.fabric.yaml"), "--sus", "1",
+                 "--load-balancing", "qp-hash"]) == 2
+    assert "applies to Ethernet (RoCE) fabrics" in capsys.readouterr().err
+    fabric = preset_fabric("superpod-h100-ib", sus=1, servers_per_su=4)
+    text = dumps(fabric).replace("  fabric_kind: infiniband\n", "  fabric_kind: infiniband\n  load_balancing:\n"
+                                 "    mode: adaptive\n")
+    from designer.storage.yamlio import FileFormatError
+    with pytest.raises(FileFormatError, match=r"settings.load_balancing.mode: 'adaptive' applies to Ethernet"):
+        loads(text)

@@ -82,3 +82,14 @@ def test_compare_modes_draws_every_mode_of_the_collective_on_one_chart(window):
     assert series[MODE_SERIES[0]][-1] == 1.0                          # adaptive: the even-split ideal
     assert "qp-hash x2" in dock.modes.table.toPlainText()
     assert dock.analyze_button.isEnabled() and dock.compare_button.isEnabled()
+
+
+def test_the_dock_runs_qp_hash_with_its_qp_count(window):
+    dock = window.analysis
+    assert [dock.routing.itemText(i) for i in range(dock.routing.count())] == ["ppd", "ecmp", "qp-hash", "adaptive"]
+    dock.pattern.setCurrentText("rail-ring")
+    dock.routing.setCurrentText("qp-hash")
+    dock.qps.setValue(3)
+    dock.trials.setValue(4)
+    assert dock.analyze() and dock.wait(60_000), dock.analysis_note.text()
+    assert "routing qp-hash (3 QPs per flow, each hashed)" in dock.table.toPlainText()
