@@ -78,3 +78,14 @@ def test_cli(tmp_path, capsys, fmt):
         assert [(r["tier"], r["failures"]) for r in json.loads(out)] == [("leaf uplinks", 1), ("spines", 1)]
     else:
         assert out.splitlines()[1].startswith("spines: 1 spine failure")
+
+
+def test_three_tiers_at_1_to_1_point_125_per_spine_take_one_core():
+    """8 leaf links down and 9 core uplinks, one to each of 9 cores, per spine: one core (or cable) can go,
+    while the 1:1 leaves below still take none."""
+    fabric = preset_fabric("b200-superpod", core_tier="on", sus=2, sus_per_group=1, servers_per_su=4, rails=2,
+                           spine_uplinks=9, cores=9)
+    rows = {r.tier: r for r in failure_capacity(fabric)}
+    assert {t: r.failures for t, r in rows.items()} == {"leaf uplinks": 0, "spines": 0, "spine uplinks": 1, "cores": 1}
+    cores = rows["cores"]
+    assert (cores.down_gbps, cores.up_gbps, cores.parts) == (3200, 3600, 9)
