@@ -178,7 +178,7 @@ def analyze(fw: Forwarding, flow_list: list[Flow], routing: str = "ppd", trials:
     qps = qps if routing == "qp-hash" else 1
     links = _Links(fw.fabric)
     hops = _Hops(fw, links)
-    routed, unroutable, cache = [], [], {}
+    routed, unroutable, cache, walked = [], [], {}, set()
     random_choice = False
     for f in flow_list:
         r = _route(fw, links, f, routing, cache)
@@ -187,6 +187,9 @@ def analyze(fw: Forwarding, flow_list: list[Flow], routing: str = "ppd", trials:
             continue
         routed.append((f.rate, *r))
         first, dst_leaf = r[1], r[2]
+        if (id(first), dst_leaf) in walked:        # first-hop lists are shared per leaf pair (or pinned NIC)
+            continue
+        walked.add((id(first), dst_leaf))
         below = [hops.branches(hop, dst_leaf) for _, hop in first]     # (visits them all)
         random_choice = random_choice or len(first) > 1 or any(below)
     trials = trials if random_choice and routing != "adaptive" else 1

@@ -22,6 +22,7 @@ class Spread:
     def __init__(self, hops):
         self.hops = hops
         self.memo: dict[tuple[str, str], dict[int, float]] = {}
+        self.first: dict[tuple[int, str], list[tuple[int, float]]] = {}   # (id of a first-hop list, leaf) -> split
 
     def below(self, switch: str, dst_leaf: str) -> dict[int, float]:
         """link -> the share of what ``switch`` forwards toward ``dst_leaf`` that crosses it."""
@@ -47,9 +48,12 @@ class Spread:
         for i in fixed:
             count[i] += 1
             demand[i] += rate
-        for link, share in self.split(first, dst_leaf).items():
-            if share > _NEGLIGIBLE:
-                path.append(link)
-                count[link] += 1
-                demand[link] += rate * share
+        key = (id(first), dst_leaf)        # the first-hop lists are shared per leaf pair and live as long as this
+        parts = self.first.get(key)
+        if parts is None:
+            parts = self.first[key] = [(l, x) for l, x in self.split(first, dst_leaf).items() if x > _NEGLIGIBLE]
+        for link, share in parts:
+            path.append(link)
+            count[link] += 1
+            demand[link] += rate * share
         return path
