@@ -24,7 +24,7 @@ from .api.emulate import emulate, emulate_change, sweep_emulations
 from .api.drift import check_drift
 from .api.lossless import headroom
 from .api.machines import apply_inventory, apply_nics, import_topo, verify, verify_ib
-from .api.questions import analyze, nccl_check, trace
+from .api.questions import analyze, compare_modes, failure_capacity, nccl_check, trace
 from .errors import DesignerError, UnknownDevice
 
 # Types a script constructs, compares or catches, imported on first use (they pull in the engine).
@@ -47,7 +47,7 @@ __all__ = [
     # the bundle
     "export_bundle", "bundle_parts", "render_device", "lint",
     # questions
-    "trace", "analyze", "nccl_check", "headroom",
+    "trace", "analyze", "compare_modes", "failure_capacity", "nccl_check", "headroom",
     # real machines
     "import_topo", "apply_nics", "apply_inventory", "verify", "verify_ib", "emulate", "emulate_change", "sweep_emulations",
     "check_drift",

@@ -58,6 +58,17 @@ def _lossless_design() -> bytes:
     return dumps(fabric).encode()
 
 
+def _load_balancing_design() -> bytes:
+    """A design with a load-balancing setting (settings.load_balancing: mode and qps)."""
+    from designer.planning.build import build
+    from designer.planning.spec import BuildSpec
+    from designer.storage import dumps
+    from designer.storage.catalog_file import builtin_catalog
+    spec = BuildSpec(name="lb", sus=2, servers_per_su=2, leaf_model="asterfusion-cx732q-n",
+                     server_model="gpu-4x400g", spines=2, load_balancing="qp-hash", qps=8)
+    return dumps(build(spec, builtin_catalog())).encode()
+
+
 def _aid(fabric) -> bytes:
     from designer.export.aid import PARTS
     return PARTS[0].render_global(fabric)["aid/fabric.aid.json"]
@@ -91,7 +102,8 @@ def seeds() -> dict[str, list[bytes]]:
     p2p = build(load_preset("rail-optimized-64x4").spec(sus=1, servers_per_su=4), builtin_catalog())
     importers = DATA / "importers"
     return {
-        "design": _files(DATA / "designs", "*.fabric.yaml") + [_custom_model_design(), _lossless_design()],
+        "design": _files(DATA / "designs", "*.fabric.yaml") + [_custom_model_design(), _lossless_design(),
+                                                               _load_balancing_design()],
         "aid": [_aid(base), _aid(p2p)],
         "topo": _files(importers, "topo-*.txt"),
         "nicnames": _files(importers, "ibdev2netdev-*.txt") + _files(importers, "show-gids.txt"),

@@ -6,6 +6,8 @@ SVG element ids come from a fixed hash salt, so the same input always gives the 
 
 `bar_chart` is the collision chart of ``analyze --chart``: one bar per link, height = utilisation
 (demand / capacity) against a full-rate line at 100 %; bars over 100 % red, the others blue.
+`draw_modes` / `mode_chart` compare the load-balancing modes (``analyze --compare --chart``, and the
+window's Modes tab draws the same figure on its canvas).
 """
 
 from __future__ import annotations
@@ -71,3 +73,41 @@ def bar_chart(values: list[float], fmt: str = "png") -> bytes:
 def write_chart(path: Path, values: list[float]) -> None:
     from ..storage.yamlio import write_atomic
     write_atomic(path, bar_chart(values, format_of(path)))
+
+
+MODE_SERIES = ("bus bandwidth (mean; bar: min to max)", "busiest leaf-spine load (mean)")
+
+
+def draw_modes(fig, rows, title: str = "") -> None:
+    """The modes of `compare.compare` on one axis of ``fig``: per mode, the collective's bus-bandwidth
+    fraction (mean, with a min-max bar) and the busiest leaf-spine link's load, against full rate."""
+    fig.clear()
+    ax = fig.add_subplot()
+    xs = list(range(len(rows)))
+    width = 0.38
+    means = [r.fraction_mean for r in rows]
+    spread = [[r.fraction_mean - r.fraction_min for r in rows], [r.fraction_max - r.fraction_mean for r in rows]]
+    ax.bar([x - width / 2 for x in xs], means, width, color=BLUE, label=MODE_SERIES[0], yerr=spread,
+           capsize=3, gid="busbw")
+    loads = [r.uplink_load_mean for r in rows]
+    ax.bar([x + width / 2 for x in xs], loads, width, color=[RED if v > 1 + 1e-9 else GREY for v in loads],
+           label=MODE_SERIES[1], gid="uplink")
+    ax.axhline(1.0, color=GREY, linewidth=1, linestyle="--")
+    ax.set_xticks(xs, [r.label for r in rows])
+    ax.set_ylim(0, max([1.0] + loads + [r.fraction_max for r in rows]) * 1.35)
+    ax.set_ylabel("fraction of line rate")
+    if title:
+        ax.set_title(title, fontsize="medium")
+    ax.legend(loc="upper center", ncol=2, fontsize="small")
+    fig.tight_layout()
+
+
+def mode_chart(rows, fmt: str = "png", title: str = "") -> bytes:
+    fig = figure(6.5, 3.2)
+    draw_modes(fig, rows, title)
+    return render(fig, fmt)
+
+
+def write_mode_chart(path: Path, rows, title: str = "") -> None:
+    from ..storage.yamlio import write_atomic
+    write_atomic(path, mode_chart(rows, format_of(path), title))

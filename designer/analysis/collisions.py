@@ -3,17 +3,24 @@
 Path of a flow from NIC s (leaf Ls) to NIC d (leaf Ld):
 - NIC s -> Ls; if Ls == Ld, Ls -> NIC d and no uplink is used.
 - Otherwise Ls -> spine: ``ppd``: the uplink the PPD plan pins s's downlink to (`planning.ppd`);
-  ``ecmp``: a uniform random choice among Ls's uplinks to the spines BGP offers for Ld (a per-flow hash).
-- Above the leaf, ordinary L3 in both modes (`routing.Forwarding.routes`): at each spine or core a
-  uniform choice among its links toward Ld. In two tiers that is the spine's parallel links to Ld; in
-  three, a spine of another group goes up to its cores, a core down to Ld's spine, that spine to Ld.
+  ``ecmp``: a uniform random choice among Ls's uplinks to the spines BGP offers for Ld (a per-flow hash);
+  ``qp-hash``: the flow is ``qps`` queue pairs (NCCL_IB_QPS_PER_CONNECTION), each carrying 1/qps of its
+  rate (NCCL_IB_SPLIT_DATA_ON_QPS=1 splits every message evenly) and each hashed on its own, at every hop;
+  ``adaptive``: per-packet spraying / adaptive routing as the ideal: every switch spreads each flow
+  evenly over all its choices, so no choice is random and one trial is exact (`spray`).
+- Above the leaf, ordinary L3 (`routing.Forwarding.routes`): at each spine or core a uniform choice
+  among its links toward Ld (per QP under qp-hash, an even split under adaptive). In two tiers that is
+  the spine's parallel links to Ld; in three, a spine of another group goes up to its cores, a core down
+  to Ld's spine, that spine to Ld.
 - Ld -> NIC d.
 
 Bandwidth: a directed link of capacity C carrying flows whose rates sum to R gives each of them the
 share min(1, C / R) of its rate; a flow gets the smallest share along its path; the collective runs at
 its slowest flow, so the predicted bus-bandwidth fraction is the minimum over flows. With equal link
-and NIC speeds and one full-rate flow per NIC this is exactly 1/k for a link shared by k flows.
-An upstream collision is a leaf->spine link asked for more than its capacity.
+and NIC speeds and one full-rate flow per NIC this is exactly 1/k for a link shared by k flows. A flow
+split over QPs (or sprayed) runs at the share of the worst link any of its parts crosses: NCCL's split
+mode finishes a message when its slowest QP does. An upstream collision is a leaf->spine link asked
+for more than its capacity; ``max_uplink_load`` is, per trial, the highest leaf->spine demand/capacity.
 
 Random choices use ``random.Random(seed)``; with no choice to make (PPD and no parallel spine links)
 one trial is exact and only one is run.
@@ -29,8 +36,10 @@ from ..model.ids import endpoint, natural_key, split_endpoint
 from . import AnalysisError
 from .flows import Flow
 from .routing import Forwarding
+from .spray import Spread
 
-ROUTINGS = ("ppd", "ecmp")
+ROUTINGS = ("ppd", "ecmp", "qp-hash", "adaptive")
+MAX_QPS = 128          # NCCL_IB_QPS_PER_CONNECTION values past this make no sense (NCCL caps it lower)
 TOLERANCE = 1 + 1e-9      # rates are sums of fractions: ignore rounding when comparing to capacity
 
 
@@ -40,8 +49,8 @@ class LinkLoad:
     capacity: float      # Gb/s
     tier: str            # "up" (leaf -> spine), "down" (spine -> leaf), "up2" (spine -> core),
     #                      "dn2" (core -> spine) or "host" (NIC <-> leaf)
-    mean_flows: float
-    max_flows: int
+    mean_flows: float    # flows (under qp-hash: queue pairs) that cross it; under adaptive, flows that
+    max_flows: int       # send any part over it
     mean_demand: float   # Gb/s asked of it, mean over trials
 
     @property
@@ -61,6 +70,8 @@ class Analysis:
     fraction: list[float]                     # per trial: the collective's bus-bandwidth fraction
     mean_flow_fraction: list[float]           # per trial: mean of the flows' fractions
     upstream_collision_free: int              # trials with no oversubscribed leaf->spine link
+    max_uplink_load: list[float]              # per trial: the busiest leaf->spine link's demand / capacity
+    qps: int = 1                              # queue pairs per flow (qp-hash), else 1
 
     @property
     def busiest(self) -> LinkLoad | None:
@@ -156,14 +167,18 @@ class _Hops:
 
 
 def analyze(fw: Forwarding, flow_list: list[Flow], routing: str = "ppd", trials: int = 100,
-            seed: int = 0, pattern: str = "") -> Analysis:
+            seed: int = 0, pattern: str = "", qps: int = 1) -> Analysis:
+    """``qps`` is the queue pairs per flow under ``qp-hash`` (ignored, i.e. 1, under the other routings)."""
     if routing not in ROUTINGS:
-        raise AnalysisError(f"unknown routing '{routing}'; use ppd or ecmp")
+        raise AnalysisError(f"unknown routing '{routing}'; use one of {', '.join(ROUTINGS)}")
     if trials < 1:
         raise AnalysisError(f"--trials must be at least 1, not {trials}")
+    if not 1 <= qps <= MAX_QPS:
+        raise AnalysisError(f"--qps must be between 1 and {MAX_QPS}, not {qps}")
+    qps = qps if routing == "qp-hash" else 1
     links = _Links(fw.fabric)
     hops = _Hops(fw, links)
-    routed, unroutable, cache = [], [], {}
+    routed, unroutable, cache, walked = [], [], {}, set()
     random_choice = False
     for f in flow_list:
         r = _route(fw, links, f, routing, cache)
@@ -172,34 +187,28 @@ def analyze(fw: Forwarding, flow_list: list[Flow], routing: str = "ppd", trials:
             continue
         routed.append((f.rate, *r))
         first, dst_leaf = r[1], r[2]
+        if (id(first), dst_leaf) in walked:        # first-hop lists are shared per leaf pair (or pinned NIC)
+            continue
+        walked.add((id(first), dst_leaf))
         below = [hops.branches(hop, dst_leaf) for _, hop in first]     # (visits them all)
         random_choice = random_choice or len(first) > 1 or any(below)
-    trials = trials if random_choice else 1
+    trials = trials if random_choice and routing != "adaptive" else 1
     tiers = [link_tier(fw.fabric, a, b) for a, b in links.names]
-    upstream = [t == "up" for t in tiers]
+    upstream = [i for i, t in enumerate(tiers) if t == "up"]
     n = len(links.names)
     cap = links.capacity
-    rnd = random.Random(seed).random     # int(rnd() * k) is uniform on 0..k-1 for small k
+    place = Spread(hops).place if routing == "adaptive" else _Sampler(hops, random.Random(seed).random, qps).place
     sum_flows, max_flows, sum_demand = [0] * n, [0] * n, [0.0] * n
-    fraction, mean_fraction, free = [], [], 0
+    fraction, mean_fraction, free, worst_up = [], [], 0, []
     for _ in range(trials):
         count, demand = [0] * n, [0.0] * n
-        paths = []
-        for rate, fixed, choices, dst_leaf in routed:
-            path = list(fixed)
-            while choices:
-                link, hop = choices[int(rnd() * len(choices))] if len(choices) > 1 else choices[0]
-                path.append(link)
-                choices = hops(hop, dst_leaf) if hop != dst_leaf else None
-            for i in path:
-                count[i] += 1
-                demand[i] += rate
-            paths.append(path)
+        paths = [place(rate, fixed, choices, dst_leaf, count, demand) for rate, fixed, choices, dst_leaf in routed]
         share = [cap[i] / demand[i] if demand[i] > cap[i] * TOLERANCE else 1.0 for i in range(n)]
         per_flow = [min(share[i] for i in p) for p in paths]
         fraction.append(min(per_flow, default=1.0))
         mean_fraction.append(sum(per_flow) / len(per_flow) if per_flow else 1.0)
-        free += not any(upstream[i] and demand[i] > cap[i] * TOLERANCE for i in range(n))
+        free += not any(demand[i] > cap[i] * TOLERANCE for i in upstream)
+        worst_up.append(max((demand[i] / cap[i] for i in upstream if cap[i]), default=0.0))
         for i in range(n):
             sum_flows[i] += count[i]
             sum_demand[i] += demand[i]
@@ -208,7 +217,32 @@ def analyze(fw: Forwarding, flow_list: list[Flow], routing: str = "ppd", trials:
     loads = [LinkLoad(f"{a} -> {b}", cap[i], tiers[i], sum_flows[i] / trials, max_flows[i], sum_demand[i] / trials)
              for i, (a, b) in enumerate(links.names) if max_flows[i]]
     loads.sort(key=lambda l: natural_key(l.link))
-    return Analysis(pattern, routing, trials, seed, len(flow_list), unroutable, loads, fraction, mean_fraction, free)
+    return Analysis(pattern, routing, trials, seed, len(flow_list), unroutable, loads, fraction, mean_fraction, free,
+                    worst_up, qps)
+
+
+class _Sampler:
+    """One hashed walk per flow (ppd, ecmp) or per queue pair (qp-hash), each QP at rate / qps."""
+
+    def __init__(self, hops: _Hops, rnd, qps: int):
+        self.hops, self.rnd, self.qps = hops, rnd, qps      # int(rnd() * k) is uniform on 0..k-1 for small k
+
+    def place(self, rate: float, fixed: list[int], first: list, dst_leaf: str, count: list, demand: list) -> list[int]:
+        """Adds the flow to ``count`` and ``demand``; returns every link it crosses."""
+        rnd, hops, part = self.rnd, self.hops, rate / self.qps
+        for i in fixed:
+            count[i] += 1
+            demand[i] += rate
+        path = list(fixed)
+        for _ in range(self.qps):
+            choices = first
+            while choices:
+                link, hop = choices[int(rnd() * len(choices))] if len(choices) > 1 else choices[0]
+                path.append(link)
+                count[link] += 1
+                demand[link] += part
+                choices = hops(hop, dst_leaf) if hop != dst_leaf else None
+        return path
 
 
 _TIERS = {("leaf", "spine"): "up", ("spine", "leaf"): "down", ("spine", "core"): "up2", ("core", "spine"): "dn2"}
@@ -228,4 +262,5 @@ def summary(a: Analysis) -> dict:
         return {"min": min(values), "median": statistics.median(values), "mean": statistics.fmean(values),
                 "max": max(values)} if values else {}
     return {"fraction": dist(a.fraction), "mean_flow_fraction": dist(a.mean_flow_fraction),
+            "max_uplink_load": dist(a.max_uplink_load),
             "upstream_collision_free_share": a.upstream_collision_free / a.trials}

@@ -55,7 +55,8 @@ def chart_links(a: Analysis) -> list[LinkLoad]:
 def analysis_table(a: Analysis) -> str:
     s = summary(a)
     fr, mf = s["fraction"], s["mean_flow_fraction"]
-    out = [f"pattern {a.pattern}, routing {a.routing}, {a.flows} flows, "
+    qps = f" ({a.qps} QPs per flow, each hashed)" if a.routing == "qp-hash" else ""
+    out = [f"pattern {a.pattern}, routing {a.routing}{qps}, {a.flows} flows, "
            f"{a.trials} trial{'s' if a.trials != 1 else ''} (seed {a.seed})"]
     if a.unroutable:
         out.append(f"{len(a.unroutable)} flows have no path, e.g. {a.unroutable[0][0]} -> {a.unroutable[0][1]}: "
@@ -68,6 +69,9 @@ def analysis_table(a: Analysis) -> str:
         out.append(f"bus-bandwidth fraction over trials: min {_pct(fr['min'])}  median {_pct(fr['median'])}  "
                    f"mean {_pct(fr['mean'])}  max {_pct(fr['max'])}")
         out.append(f"mean per-flow fraction: mean {_pct(mf['mean'])} (min {_pct(mf['min'])})")
+    ul = s["max_uplink_load"]
+    if ul:
+        out.append(f"busiest leaf->spine load: mean {_pct(ul['mean'])} (max {_pct(ul['max'])})")
     out.append(f"trials with no upstream collision: {a.upstream_collision_free} of {a.trials} "
                f"({_pct(s['upstream_collision_free_share'])})")
     busiest = a.busiest
@@ -86,7 +90,7 @@ def analysis_table(a: Analysis) -> str:
 def analysis_json(a: Analysis) -> dict:
     busiest = a.busiest
     return {
-        "pattern": a.pattern, "routing": a.routing, "trials": a.trials, "seed": a.seed, "flows": a.flows,
+        "pattern": a.pattern, "routing": a.routing, "qps": a.qps, "trials": a.trials, "seed": a.seed, "flows": a.flows,
         "unroutable": [{"from": s, "to": d, "why": w} for s, d, w in a.unroutable],
         **summary(a),
         "upstream_collision_free_trials": a.upstream_collision_free,

@@ -10,6 +10,7 @@ Every device's decision comes from the model and plan exactly as the exporters d
 - Leaf: its local prefixes are the svi subnet (subnet-per-leaf) or its downlink /31s (p2p31). Local
   destinations are delivered; anything else from a pinned source follows the PPD binding
   (`planning.ppd`); other traffic uses BGP (ECMP over uplinks to spines that reach the destination).
+  A design whose load balancing is not ``ppd`` pins nothing (`settings.load_balancing`).
 - Spines and cores: ordinary L3 over eBGP: a leaf's prefixes spread out hop by hop as eBGP path vectors
   do (`planning.pathvector`: shortest AS path, ECMP, a path holding the switch's own ASN refused).
 - Multi-plane: each NIC port's table and rule are its plane's (`planning.host_tables.host_table`); planes
@@ -79,12 +80,15 @@ class Forwarding:
         self.p2p = fabric.settings.addressing.scheme == "p2p31"
         self.leaf_links = all_leaf_links(fabric)
         self.ppd = ppd_plan(fabric)
+        # The pins the leaves run (what a trace follows): only a design balancing load by PPD configures
+        # them. pin_of_nic is the plan either way, so the collision analysis can still ask "what if ppd".
+        pinned = fabric.settings.load_balancing.mode == "ppd"
         self.pins: dict[str, dict[int, Binding]] = {}         # leaf -> source address -> binding
         self.pin_of_nic: dict[str, tuple[str, Binding]] = {}   # NIC id -> (leaf, binding)
         for leaf, plan in self.ppd.items():
             for b in plan.bindings:
                 self.pin_of_nic[b.nic] = (leaf, b)
-                if b.source is not None:
+                if b.source is not None and pinned:
                     self.pins.setdefault(leaf, {})[ip_int(b.source)] = b
         self.host_nics = host_nics if host_nics is not None else {nic.id: self._host_nic(nic)
                                                                   for nic in fabric.nics()}

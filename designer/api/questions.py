@@ -60,6 +60,13 @@ def _ib_routing(fabric: Fabric, ib_routes, bundle=None) -> bool:
     return True
 
 
+def _refuse_infiniband(fabric: Fabric, what: str) -> None:
+    if fabric.settings.infiniband:
+        from ..analysis import AnalysisError
+        raise AnalysisError(f"{what}; an InfiniBand fabric is routed by its subnet manager: `rail-designer analyze "
+                            "FILE --pattern P --ibnetdiscover DUMP --fts DUMP` shows the collisions on its routes")
+
+
 def _ib_routes(fabric: Fabric, ib_routes):
     from ..importers.ibnd import parse_ibnd
     from ..infiniband.routes import IbRoutes, parse_fts
@@ -82,13 +89,15 @@ def _forwarding(fabric: Fabric, bundle: str | os.PathLike | None = None):
     return Forwarding(fabric)
 
 
-def analyze(fabric: Fabric, pattern: str, *, routing: str = "ppd", trials: int = 100, seed: int = 0,
-            ib_routes: tuple[str | os.PathLike, str | os.PathLike] | None = None) -> Analysis:
+def analyze(fabric: Fabric, pattern: str, *, routing: str | None = None, trials: int = 100, seed: int = 0,
+            qps: int | None = None, ib_routes: tuple[str | os.PathLike, str | os.PathLike] | None = None) -> Analysis:
     """Place a collective's inter-server flows on the designed links and predict the collisions.
 
     ``pattern``: ``rail-ring``, ``allreduce-ring`` or ``alltoall``; ``routing``: ``ppd`` (the leaves' pins,
-    as the bundle configures) or ``ecmp`` (hashing, sampled ``trials`` times from ``seed``; spines always
-    hash). Returns an ``Analysis``: per-link loads (``links``, ``busiest``), the collective's bus-bandwidth
+    as the bundle configures), ``ecmp`` (a hash per flow, sampled ``trials`` times from ``seed``; spines always
+    hash), ``qp-hash`` (``qps`` queue pairs per flow, each hashed) or ``adaptive`` (per-packet spraying as the
+    ideal: an even split at every switch); None: the design's load-balancing setting. ``qps`` None: the
+    design's, else 4. Returns an ``Analysis``: per-link loads (``links``, ``busiest``), the collective's bus-bandwidth
     fraction per trial (``fraction``), the flows that found no route (``unroutable``). An InfiniBand
     design takes ``ib_routes`` as `trace` does and places each flow on the links OpenSM's tables send it
     over (routing ``opensm``, one trial). Raises a DesignerError (``AnalysisError``) for an unknown pattern
@@ -98,25 +107,49 @@ def analyze(fabric: Fabric, pattern: str, *, routing: str = "ppd", trials: int =
         from ..infiniband.routes import analyze as place_on_tables
         return place_on_tables(_ib_routes(fabric, ib_routes), flows(fabric, pattern), pattern)
     from ..analysis.collisions import analyze as place_flows
-    return place_flows(_forwarding(fabric), flows(fabric, pattern), routing, trials, seed, pattern)
+    from ..analysis.modes import resolve
+    routing, qps = resolve(fabric.settings, routing, qps)
+    return place_flows(_forwarding(fabric), flows(fabric, pattern), routing, trials, seed, pattern, qps)
 
 
-def nccl_check(fabric: Fabric, logs: Iterable[str | os.PathLike] | str | os.PathLike, *, routing: str = "ppd",
-               trials: int = 100, seed: int = 0, collective: str | None = None) -> CheckResult:
+def nccl_check(fabric: Fabric, logs: Iterable[str | os.PathLike] | str | os.PathLike, *, routing: str | None = None,
+               trials: int = 100, seed: int = 0, collective: str | None = None, qps: int | None = None) -> CheckResult:
     """Judge nccl-tests logs (all_reduce_perf, all_gather_perf, reduce_scatter_perf, alltoall_perf,
     sendrecv_perf; mpirun/srun output and NCCL_DEBUG=INFO lines may be mixed in) against the design.
 
     Ranks are mapped to the design's servers and NICs; measured bus bandwidth by size is compared with
-    the design's ceiling and the collision analysis under ``routing``. ``collective`` names the test for
+    the design's ceiling and the collision analysis under ``routing`` (None: the design's load-balancing mode,
+    and ``qps`` None its QP count, as `analyze`). ``collective`` names the test for
     logs that do not say. Returns a ``CheckResult``: ``judgements`` per run, ``verdicts`` (findings naming
     the likely cause: NCCL-... codes) and ``ok``. Raises a DesignerError (``LogError``, naming the file and
     line) for a log that cannot be used at all, and ``AnalysisError`` for an InfiniBand design (its
     verdicts speak of PPD pins and ECMP hashing, which OpenSM's routes do not have)."""
+    from ..analysis.modes import resolve
     from ..nccl.check import check_logs
-    if fabric.settings.infiniband:
-        from ..analysis import AnalysisError
-        raise AnalysisError("nccl-check judges logs against Ethernet routing (PPD pins, ECMP hashing); it does not "
-                            "judge an InfiniBand fabric yet. `rail-designer analyze FILE --pattern P --ibnetdiscover "
-                            "DUMP --fts DUMP` shows the collisions on the subnet manager's routes")
+    _refuse_infiniband(fabric, "nccl-check judges logs against Ethernet routing (PPD pins, ECMP hashing); it does "
+                               "not judge an InfiniBand fabric yet")
+    routing, qps = resolve(fabric.settings, routing, qps)
     paths = [logs] if isinstance(logs, (str, os.PathLike)) else list(logs)
-    return check_logs(fabric, [Path(p) for p in paths], routing, trials, seed, collective)
+    return check_logs(fabric, [Path(p) for p in paths], routing, trials, seed, collective, qps)
+
+
+def compare_modes(fabric: Fabric, pattern: str, *, qps: int | None = None, trials: int = 100, seed: int = 0) -> list:
+    """The collective's flows under every load-balancing mode (ppd, ecmp, qp-hash with ``qps`` queue pairs,
+    None: the design's or 4; adaptive), same flows and seed. Returns ``analysis.compare.ModeRow`` rows:
+    ``mode``, ``label``, ``trials``, ``fraction_mean`` / ``_min`` / ``_max``, ``uplink_load_mean``,
+    ``collision_free_share``. Raises a DesignerError (``AnalysisError``) for an unknown pattern."""
+    from ..analysis.compare import compare
+    from ..analysis.flows import flows
+    from ..analysis.modes import resolve
+    _refuse_infiniband(fabric, "the load-balancing modes are Ethernet's (PPD, ECMP, QP hashing, adaptive)")
+    _, qps = resolve(fabric.settings, "qp-hash", qps)
+    return compare(_forwarding(fabric), flows(fabric, pattern), qps, trials, seed, pattern)
+
+
+def failure_capacity(fabric: Fabric) -> list:
+    """Per tier (leaf uplinks, spines; spine uplinks and cores in three tiers), how many failures the design
+    takes with every switch still within its allowed downlink:uplink ratio (1:1: non-blocking). Returns
+    ``planning.failures.TierCapacity`` rows: ``tier``, ``failures`` (-1: over the ratio with nothing failed),
+    ``limiting`` (the switch that sets it), ``down_gbps``, ``up_gbps``, ``parts``, ``ratio``, ``text``."""
+    from ..planning.failures import failure_capacity as tiers
+    return tiers(fabric)

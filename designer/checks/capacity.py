@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..model.ids import natural_sorted
+from ..planning.failures import failure_capacity
 from ..planning.spec import format_ratio
 from .context import valid_mode
 from .finding import Severity
@@ -77,3 +78,17 @@ def missing_ports(ctx):
         yield (f"{switch_id} ({switch.model}, {len(ctx.fabric.ports(switch_id))} ports under its breakouts) has "
                f"{len(eps)} cable(s) on ports it does not have: {listing(p.partition('/')[2] for p in eps)}",
                (switch_id, *eps))
+
+
+@rule("RD075", "Failures the fabric takes and stays within its ratio", Severity.INFO,
+      "Nothing to fix: spare uplink capacity (Meta sizes spines 1:1.125, 8 down and 9 up per leaf) lets the fabric "
+      "lose that many parts at full rate. `rail-designer failures FILE` prints it for any design.")
+def failure_report(ctx):
+    """Said only of a design built with spare uplink capacity somewhere (a tier that takes a failure): a
+    design sized exactly at its ratio takes none, and `rail-designer failures` says so on request."""
+    if not ctx.spines:
+        return
+    rows = failure_capacity(ctx.fabric, ctx.leaf_links, ctx.spine_links if ctx.fabric.cores() else None)
+    if any(r.failures > 0 for r in rows):
+        yield ("failure capacity per tier (every switch stays within its allowed downlink:uplink ratio): "
+               + "; ".join(r.text for r in rows), tuple(dict.fromkeys(r.limiting for r in rows)))

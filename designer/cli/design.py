@@ -50,6 +50,11 @@ SPEC_OPTIONS = {
                             "without a core tier), 'per-plane', 'per-spine' or 'per-group' (per spine group "
                             "and spine plane)"),
     "core_asn": (int, "the ASN every core shares"),
+    "load_balancing": (str, "how leaves spread cross-leaf traffic: 'ppd' (pinned paths, default), 'ecmp' (5-tuple "
+                            "hash), 'qp-hash' (--qps queue pairs per connection, each hashed) or 'adaptive' "
+                            "(switch spraying); drives nccl.env and the switches' hash fields "
+                            "(docs/load-balancing.md)"),
+    "qps": (int, "queue pairs per connection with --load-balancing qp-hash (NCCL_IB_QPS_PER_CONNECTION, default 4)"),
     "final_sus": (int, "plan for this many SUs: spines, cores, ports, addresses and ASNs are sized and placed "
                        "for them, so `grow` up to it only adds (default: the size built is final)"),
     "final_servers_per_su": (int, "plan for this many servers per SU (leaves' uplinks and rail subnets "

@@ -39,7 +39,7 @@ def run_nccl_check(args) -> int:
         check_output_file(args.plot, "plot")
         fmt = format_of(Path(args.plot))
     result = designer.nccl_check(designer.load(args.file), args.logs, routing=args.routing, trials=args.trials,
-                                 seed=args.seed, collective=args.collective)
+                                 seed=args.seed, collective=args.collective, qps=args.qps)
     if args.format == "json":
         json.dump(result_json(result), sys.stdout, indent=2)
         print()

@@ -140,9 +140,11 @@ def _roll(runner: Runner, full: Plan, wave: Wave, applied: set[str], rolled: set
         running = plan.switches.get(ns)
         if running is None:                          # a new switch: set up as the emulation's setup does
             fresh.append(setup)
-            runner.exec(ns, ["sysctl", "-q", "-w", *SWITCH_SYSCTLS])
+            runner.exec(ns, ["sysctl", "-q", "-w", *SWITCH_SYSCTLS, *setup.sysctls])
         else:
             again.append(setup)
+            if setup.sysctls and setup.sysctls != running.sysctls:
+                runner.exec(ns, ["sysctl", "-q", "-w", *setup.sysctls])
         lines = [line for line in setup.lines if running is None or line not in set(running.lines)]
         if lines:
             runner.batch(ns, lines, f"applying {setup.hostname}/config_db.json (rollout)")

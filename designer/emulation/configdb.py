@@ -12,6 +12,11 @@ the rendered file, become `ip -batch` lines:
   iif <where the bound ports' packets enter routing> lookup main`` at pref ``10000 - PRIORITY`` (the
   same order the PPD agent's rules use). REDIRECT rules are left out: installing pins is
   rail-ppd-agent's job; they are counted so the report can say so.
+- ``SWITCH_HASH|GLOBAL ecmp_hash`` -> the kernel's multipath hash (``net.ipv4.fib_multipath_hash_policy``,
+  per namespace): 1 (source and destination address, protocol, source and destination port) when the
+  fields name an L4 port, else 0 (addresses only), the nearest Linux has to the ASIC's field list.
+  Without the table the kernel's default, 0, stays (SONiC's own default hashes the 5-tuple too, so the
+  emulation is stricter there than a switch).
 """
 
 from __future__ import annotations
@@ -24,10 +29,14 @@ from ..export.ppd_data import LINUX_PREF_BASE
 from .errors import EmulationError
 
 
+HASH_POLICY = "net.ipv4.fib_multipath_hash_policy"
+
+
 @dataclass
 class Applied:
     lines: list[str] = field(default_factory=list)
     skipped_redirects: int = 0
+    sysctls: list[str] = field(default_factory=list)
 
 
 def _entries(db: dict, table: str) -> list[tuple[str, str]]:
@@ -66,6 +75,10 @@ def apply_config_db(text: str, hostname: str, ifname: Callable[[str], str], cabl
         out.lines += [f"address add {a} dev {vlan}" for v, a in _entries(db, "VLAN_INTERFACE") if v == vlan]
         out.lines.append(f"link set dev {vlan} up")
     _acl(db, out, lambda port: members.get(port) or ifname(port))
+    fields = db.get("SWITCH_HASH", {}).get("GLOBAL", {}).get("ecmp_hash")
+    if fields:
+        l4 = bool({"L4_SRC_PORT", "L4_DST_PORT"} & set(fields))
+        out.sysctls.append(f"{HASH_POLICY}={1 if l4 else 0}")
     return out
 
 

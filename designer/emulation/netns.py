@@ -117,7 +117,7 @@ class Runner:
                           for c in plan.cables], "creating the veth pairs")
         self.log("applying each switch's config_db.json")
         for ns, setup in plan.switches.items():
-            self.exec(ns, ["sysctl", "-q", "-w", *SWITCH_SYSCTLS])
+            self.exec(ns, ["sysctl", "-q", "-w", *SWITCH_SYSCTLS, *setup.sysctls])
             self.batch(ns, setup.lines, f"applying {setup.hostname}/config_db.json")
         self.log("running each host's policy-routing.sh and sysctl.conf")
         for ns, files in plan.host_files.items():

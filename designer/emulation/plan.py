@@ -116,6 +116,7 @@ class SwitchSetup:
     sessions: list[Session]
     server_prefixes: list[str]                   # what a leaf advertises for its servers
     asn: int | None = None                       # its BGP ASN, as frr.conf says
+    sysctls: tuple[str, ...] = ()                # from config_db.json (SWITCH_HASH), after SWITCH_SYSCTLS
 
 
 @dataclass
@@ -271,7 +272,7 @@ def _plan_switch(fabric: Fabric, plan: Plan, sid: str, names: _Names, cable_of, 
                 for n in data["bgp"]["neighbors"] if n["name"] in by_host]
     leaf = switch.role is Role.LEAF
     plan.switches[ns] = SwitchSetup(ns, sid, switch.hostname, switch.role.value, files, applied.lines, sessions,
-                                    data["bgp"]["networks"][1:] if leaf else [], data["asn"])
+                                    data["bgp"]["networks"][1:] if leaf else [], data["asn"], tuple(applied.sysctls))
 
 
 def _plan_pins(plan: Plan, names: _Names, cable_of, by_host) -> None:

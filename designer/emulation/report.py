@@ -56,6 +56,10 @@ def summary(plan: Plan, rows: list[Row]) -> str:
     if plan.skipped_redirects:
         lines.append(f"note: config_db.json carries {plan.skipped_redirects} REDIRECT rules; they are not applied "
                      "(installing pins is rail-ppd-agent's job)")
+    hashed = sorted({v for setup in plan.switches.values() for v in setup.sysctls})
+    if hashed:
+        lines.append(f"note: SWITCH_HASH ecmp_hash is applied as the kernel's multipath hash ({', '.join(hashed)}; "
+                     "1 hashes addresses, protocol and ports); with no pins the failover probes have no flow to follow")
     if plan.renamed:
         lines.append("renamed interfaces (Linux allows 15 characters, no '/'): "
                      + ", ".join(f"{k} -> {v}" for k, v in plan.renamed.items()))

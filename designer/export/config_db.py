@@ -23,6 +23,9 @@ PPD: the ACL table and the local-destination FORWARD rules only. SONiC's YANG ha
 "redirect to this next hop" (sonic-types packet_action is DROP/ACCEPT/FORWARD/REDIRECT/DO_NOT_NAT/
 DISABLE_TRIM; sonic-acl.yang has no REDIRECT_ACTION), so the per-source pins are installed at run
 time by the bundle's PPD agent (ppd/rail-ppd-agent.py, per leaf ppd-pins.json).
+
+Load balancing other than PPD (`export.load_balancing`): no ACL table, and ``SWITCH_HASH|GLOBAL`` with the
+hash fields for ecmp and qp-hash.
 """
 
 from __future__ import annotations
@@ -69,6 +72,8 @@ def config_db(sw: dict) -> dict:
                                    "policy_desc": f"{ppd['name']} proactive path definition"}}
         db["ACL_RULE"] = {f"{table}|{r['rule']}": {"PRIORITY": str(r["priority"]), "PACKET_ACTION": "FORWARD",
                                                    "DST_IP": r["prefix"]} for r in ppd["local"]}
+    if sw["load_balancing"]["hash"]:
+        db["SWITCH_HASH"] = sw["load_balancing"]["hash"]
     db.update(qos_tables([p["name"] for p in sw["ports"] if p["cabled"]], set(sw["downlinks"]),
                          Lossless(**sw["lossless"])))
     return db

@@ -41,6 +41,7 @@ from ..planning.addressing import rail_pool, svi_key
 from ..planning.host_tables import host_table, rule_priority, table_problem
 from ..planning.reach import rails_isolated_by_design
 from .errors import ExportError
+from .load_balancing import nccl_env
 from .memo import per_state
 from .names import checked_hostname, netdev_problem, refuse
 
@@ -179,6 +180,7 @@ def host_data(fabric: Fabric, server_id: str) -> dict:
             "NCCL_IB_TC": str(ROCE_TOS),
             "NCCL_SOCKET_IFNAME": "=" + mgmt,
             **({"NCCL_CROSS_NIC": "0"} if per_state(fabric, rails_isolated_by_design) else {}),
+            **nccl_env(fabric.settings.load_balancing),
         },
     }
 

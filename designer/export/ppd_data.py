@@ -62,7 +62,10 @@ def redirect_action(next_hop: str, uplink: str) -> str:
 
 
 def leaf_ppd_data(fabric: Fabric, leaf_id: str, hostname: str, local: list[str]) -> dict | None:
-    """The leaf's PPD: local-destination rules, then one pin per downlink. None without uplinks."""
+    """The leaf's PPD: local-destination rules, then one pin per downlink. None without uplinks, and None
+    when the design balances load another way (`settings.load_balancing`: the leaves hash instead)."""
+    if fabric.settings.load_balancing.mode != "ppd":
+        return None
     plan = per_state(fabric, ppd_plan)[leaf_id]      # once per fabric state: the switch and PPD parts both ask
     if not plan.bindings:
         return None

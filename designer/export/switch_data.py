@@ -26,6 +26,7 @@ from ..model.ids import endpoint, is_valid_port_name
 from ..model.lossless import resolve
 from ..planning.addressing import loopback_key, svi_key
 from .errors import ExportError, require_hostname, require_port_name
+from .load_balancing import switch_hash, switch_notes
 from .ppd_data import leaf_ppd_data, server_prefixes
 
 SWITCH_MTU = 9100
@@ -125,6 +126,7 @@ def switch_data(fabric: Fabric, switch_id: str) -> dict:
     local = server_prefixes(fabric, switch_id) if is_leaf else []
     ppd = leaf_ppd_data(fabric, switch_id, hostname, local) if is_leaf and downlinks else None
     networks = [loopback] + local
+    lb = fabric.settings.load_balancing
     return {
         "id": switch_id,
         "hostname": hostname,
@@ -153,6 +155,7 @@ def switch_data(fabric: Fabric, switch_id: str) -> dict:
         },
         "ppd": ppd,
         "lossless": asdict(resolve(fabric.settings.lossless)),
+        "load_balancing": {"mode": lb.mode, "hash": switch_hash(lb), "notes": switch_notes(lb)},
     }
 
 

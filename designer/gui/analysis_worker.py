@@ -20,7 +20,7 @@ def link_utilisation(fabric, analysis) -> dict[str, float]:
     return out
 
 
-def run(design_text: str, pattern: str, routing: str, trials: int, seed: int = 0) -> dict:
+def run(design_text: str, pattern: str, routing: str, trials: int, seed: int = 0, qps: int = 4) -> dict:
     """Analyse and return plain data: the CLI's table text and per-cable utilisation."""
     from ..analysis.collisions import analyze
     from ..analysis.flows import flows
@@ -29,15 +29,30 @@ def run(design_text: str, pattern: str, routing: str, trials: int, seed: int = 0
     from ..storage import loads
     fabric = loads(design_text)
     fw = Forwarding(fabric)
-    result = analyze(fw, flows(fabric, pattern), routing, trials, seed, pattern)
+    result = analyze(fw, flows(fabric, pattern), routing, trials, seed, pattern, qps)
     return {"table": analysis_table(result), "utilisation": link_utilisation(fabric, result),
             "busiest": result.busiest.link if result.busiest else None}
 
 
-def child(conn, design_text: str, pattern: str, routing: str, trials: int, seed: int) -> None:
-    """Entry point of the child process: sends ("ok", result) or ("error", message)."""
+def run_compare(design_text: str, pattern: str, qps: int, trials: int, seed: int = 0) -> dict:
+    """Every load-balancing mode on the pattern's flows: the rows (`compare.ModeRow`) and their table."""
+    from ..analysis.compare import compare, compare_table
+    from ..analysis.flows import flows
+    from ..analysis.routing import Forwarding
+    from ..storage import loads
+    fabric = loads(design_text)
+    rows = compare(Forwarding(fabric), flows(fabric, pattern), qps, trials, seed, pattern)
+    return {"modes": rows, "table": compare_table(rows, pattern), "pattern": pattern}
+
+
+def child(conn, design_text: str, pattern: str, routing: str, trials: int, seed: int, qps: int = 4) -> None:
+    """Entry point of the child process: sends ("ok", result) or ("error", message). ``routing`` "compare"
+    runs every mode (`run_compare`)."""
     try:
-        conn.send(("ok", run(design_text, pattern, routing, trials, seed)))
+        if routing == "compare":
+            conn.send(("ok", run_compare(design_text, pattern, qps, trials, seed)))
+        else:
+            conn.send(("ok", run(design_text, pattern, routing, trials, seed, qps)))
     except Exception as exc:            # noqa: BLE001 - everything goes back to the window as one line
         readable = isinstance(exc, (ValueError, AnalysisError))
         conn.send(("error", str(exc) if readable else f"{type(exc).__name__}: {exc}"))

@@ -169,9 +169,11 @@ def analyze(routes: IbRoutes, flows: list[Flow], pattern: str = "") -> Analysis:
     per_flow = [min(share[k] for k in path) for path in paths]
     loads = sorted((LinkLoad(f"{a} -> {b}", capacity[(a, b)], link_tier(fabric, a, b), count[(a, b)], count[(a, b)],
                              demand[(a, b)]) for a, b in count), key=lambda l: natural_key(l.link))
-    upstream_free = not any(l.tier == "up" and l.mean_demand > l.capacity * TOLERANCE for l in loads)
+    up = [l for l in loads if l.tier == "up"]
+    upstream_free = not any(l.mean_demand > l.capacity * TOLERANCE for l in up)
+    busiest_up = max((l.mean_demand / l.capacity for l in up if l.capacity), default=0.0)
     return Analysis(pattern, "opensm", 1, 0, len(flows), unroutable, loads, [min(per_flow, default=1.0)],
-                    [sum(per_flow) / len(per_flow) if per_flow else 1.0], int(upstream_free))
+                    [sum(per_flow) / len(per_flow) if per_flow else 1.0], int(upstream_free), [busiest_up])
 
 
 def _capacity(fabric: Fabric, ep: str) -> float:

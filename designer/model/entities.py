@@ -150,6 +150,21 @@ class GrowthPlan:
     build: tuple[tuple[str, object], ...] = ()
 
 
+LOAD_BALANCING_MODES = ("ppd", "ecmp", "qp-hash", "adaptive")
+QPS_RANGE = (1, 128)
+
+
+@dataclass(frozen=True, slots=True)
+class LoadBalancing:
+    """How leaves spread cross-leaf traffic: ``ppd`` (pinned paths, the bundle's PPD), ``ecmp`` (one
+    5-tuple hash per flow, NCCL's one QP per connection), ``qp-hash`` (``qps`` queue pairs per connection,
+    NCCL_IB_QPS_PER_CONNECTION, each hashed on its own) or ``adaptive`` (per-packet spraying / adaptive
+    routing: a switch vendor feature). The host's NCCL env and the switches' hash fields follow it."""
+
+    mode: str = "ppd"
+    qps: int = 4            # queue pairs per connection; used by qp-hash only
+
+
 @dataclass(frozen=True, slots=True)
 class LosslessSettings:
     """The design's own ECN (WRED) marking and PFC watchdog values for the RoCE class; None keeps the
@@ -178,6 +193,7 @@ class DesignSettings:
     growth: GrowthPlan | None = None          # the final size planned for; None: designed for its size only
     fabric_kind: str = "ethernet"             # "ethernet" (RoCE, routed) or "infiniband" (OpenSM routes it)
     lossless: LosslessSettings = field(default_factory=LosslessSettings)   # ECN / PFC watchdog overrides
+    load_balancing: LoadBalancing = field(default_factory=LoadBalancing)
 
     @property
     def infiniband(self) -> bool:

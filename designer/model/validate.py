@@ -10,7 +10,8 @@ from __future__ import annotations
 import math
 
 from .addressing import parse_network
-from .entities import FABRIC_KINDS, SCHEMES, SPINE_ASN_MODES, SPINE_PLANE_MODES, DesignSettings
+from .entities import (FABRIC_KINDS, INFINIBAND, LOAD_BALANCING_MODES, QPS_RANGE, SCHEMES, SPINE_ASN_MODES,
+                       SPINE_PLANE_MODES, DesignSettings)
 from .errors import ModelError
 from .limits import MAX_FABRIC_PLANES, MAX_RAILS, MAX_SU, MAX_SWITCHES, MAX_TEXT, excerpt
 from .lossless import lossless_problems
@@ -55,6 +56,13 @@ def settings_problems(s: DesignSettings) -> list[Problem]:
     _choice(out, p + ("spine_mode",), n.spine_mode, SPINE_ASN_MODES)
     _number(out, p + ("core_asn",), s.core_asn, ASN_RANGE)
     out += lossless_problems(s.lossless)
+    p = ("settings", "load_balancing")
+    _choice(out, p + ("mode",), s.load_balancing.mode, LOAD_BALANCING_MODES)
+    _number(out, p + ("qps",), s.load_balancing.qps, QPS_RANGE)
+    if s.fabric_kind == INFINIBAND and s.load_balancing.mode != "ppd":
+        out.append((p + ("mode",), f"{excerpt(s.load_balancing.mode)} applies to Ethernet (RoCE) fabrics: an "
+                    "InfiniBand fabric is routed by its subnet manager (adaptive routing there is OpenSM's or "
+                    "UFM's); remove load_balancing"))
     return out
 
 

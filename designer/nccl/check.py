@@ -36,20 +36,20 @@ class CheckResult:
 
 
 def judge_runs(fabric: Fabric, runs: list[Run], routing: str = "ppd", trials: int = 100, seed: int = 0,
-               fw: Forwarding | None = None) -> CheckResult:
+               fw: Forwarding | None = None, qps: int = 1) -> CheckResult:
     fw = fw or Forwarding(fabric)
     judgements = []
     for run in runs:
         p = place(fabric, run)
-        judgements.append(judge(fabric, run, p, predict(fw, run, p, routing, trials, seed), fw.owner_of_address))
+        judgements.append(judge(fabric, run, p, predict(fw, run, p, routing, trials, seed, qps), fw.owner_of_address))
     return CheckResult(judgements, slow_host_findings(judgements))
 
 
 def check_logs(fabric: Fabric, logs: list[Path], routing: str = "ppd", trials: int = 100, seed: int = 0,
-               collective: str | None = None) -> CheckResult:
+               collective: str | None = None, qps: int = 1) -> CheckResult:
     """Parse every log (LogError names the file and line of an unusable one) and judge every run."""
     runs = [run for path in logs for run in parse_file(Path(path), collective)]
-    return judge_runs(fabric, runs, routing, trials, seed)
+    return judge_runs(fabric, runs, routing, trials, seed, qps=qps)
 
 
 def check_text(fabric: Fabric, text: str, name: str = "<log>", **options) -> CheckResult:

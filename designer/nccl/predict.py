@@ -197,7 +197,7 @@ def _connection_flows(fabric: Fabric, run: Run, p: Placement) -> tuple[list[Flow
 
 
 def predict(fw: Forwarding, run: Run, p: Placement, routing: str = "ppd", trials: int = 100,
-            seed: int = 0) -> Prediction:
+            seed: int = 0, qps: int = 1) -> Prediction:
     fabric = fw.fabric
     servers = p.servers
     empty = dict(routing=routing, reported_gbs=None, nics_per_host=0, fraction={}, collision_free_share=1.0,
@@ -222,7 +222,7 @@ def predict(fw: Forwarding, run: Run, p: Placement, routing: str = "ppd", trials
     else:
         pattern = PATTERN_OF.get(run.collective or "", "allreduce-ring")
         flow_list, source = flows(fabric, pattern, servers), f"the {pattern} model over {hosts} servers"
-    result = analyze(fw, flow_list, routing, trials, seed, run.collective or "")
+    result = analyze(fw, flow_list, routing, trials, seed, run.collective or "", qps)
     worst = _ceiling(used, reported, aggregate)
     ranks = run.rank_count
     return Prediction(

@@ -7,7 +7,7 @@ planes per rail, ``sg2-spine-04`` in spine group 2 of a three-tier design); core
 
 from __future__ import annotations
 
-from ..model.entities import AddressingSettings, AsnSettings, DesignSettings, Nic, Role, Server, Switch
+from ..model.entities import AddressingSettings, AsnSettings, DesignSettings, LoadBalancing, Nic, Role, Server, Switch
 from ..model.fabric import Fabric
 from ..model.gcpause import collector_paused
 from ..model.hardware import Catalog
@@ -23,7 +23,7 @@ def settings_from(spec: BuildSpec, sizing: Sizing | None = None) -> DesignSettin
         name=spec.name, description=spec.description, max_oversubscription=spec.oversubscription,
         spine_planes=spec.spine_planes, max_spine_oversubscription=spec.spine_oversubscription,
         fabric_planes=sizing.fabric_planes if sizing is not None else spec.fabric_planes or 1,
-        core_asn=spec.core_asn, fabric_kind=spec.fabric_kind,
+        core_asn=spec.core_asn, fabric_kind=spec.fabric_kind, load_balancing=LoadBalancing(spec.load_balancing, spec.qps),
         addressing=AddressingSettings(spec.scheme, spec.rail_supernet, spec.rail_prefix, spec.fabric_pool,
                                       spec.loopback_pool, spec.mtu),
         asn=AsnSettings(spec.leaf_asn_base, spec.spine_asn_base, spec.spine_asn_mode))

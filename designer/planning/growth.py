@@ -58,7 +58,8 @@ def planned_spec(settings: DesignSettings, sus: int, servers_per_su: int,
         spine_oversubscription=settings.max_spine_oversubscription, fabric_planes=settings.fabric_planes,
         scheme=a.scheme, rail_supernet=a.rail_supernet, rail_prefix=a.rail_prefix, fabric_pool=a.fabric_pool,
         loopback_pool=a.loopback_pool, mtu=a.mtu, leaf_asn_base=n.leaf_base, spine_asn_base=n.spine_base,
-        spine_asn_mode=n.spine_mode, core_asn=settings.core_asn,
+        spine_asn_mode=n.spine_mode, core_asn=settings.core_asn, load_balancing=settings.load_balancing.mode,
+        qps=settings.load_balancing.qps,
         final_sus=plan.final_sus, final_servers_per_su=plan.final_servers_per_su, **dict(plan.build))
 
 

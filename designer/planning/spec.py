@@ -54,6 +54,8 @@ class BuildSpec:
     final_sus: int = 0                       # SUs spines, cores, ports, addresses and ASNs are sized for
     final_servers_per_su: int = 0            # servers per SU the leaves and rail pools are sized for
     fabric_kind: str = "ethernet"            # or "infiniband": the same wiring, routed by a subnet manager
+    load_balancing: str = "ppd"              # ppd, ecmp, qp-hash or adaptive (settings.load_balancing)
+    qps: int = 4                             # queue pairs per connection under qp-hash
 
     def __post_init__(self):
         # a form's text field gives "1.5": take it as the number it reads as (anything else is reported)

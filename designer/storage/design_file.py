@@ -5,8 +5,8 @@ Layout (format_version 1), in this order:
   uses that are not bundled), rails, sus, switches, servers (NIC fields only where they differ
   from the server model), then three *tables*: links, asns, addresses.
 Three-tier and multi-plane keys (a switch's ``group`` and ``fabric_plane``, the settings
-``max_spine_oversubscription``, ``fabric_planes``, ``fabric_kind`` and ``asn.core_asn``) and the ECN / PFC
-watchdog overrides (``settings.lossless``, `lossless_file`) are written
+``max_spine_oversubscription``, ``fabric_planes``, ``fabric_kind``, ``load_balancing`` and ``asn.core_asn``) and the
+ECN / PFC watchdog overrides (``settings.lossless``, `lossless_file`) are written
 only when set or not at their defaults, so two-tier, one-plane designs read and write as before.
 
 A table is a YAML literal block with one record per line, words separated by spaces:
@@ -22,8 +22,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..model.entities import (ETHERNET, FABRIC_KINDS, SCHEMES, SPINE_ASN_MODES, SPINE_PLANE_MODES, AddressingSettings,
-                              AsnSettings, DesignSettings, GrowthPlan, Nic, Role, Server, Switch)
+from ..model.entities import (ETHERNET, FABRIC_KINDS, LOAD_BALANCING_MODES, QPS_RANGE, SCHEMES, SPINE_ASN_MODES,
+                              SPINE_PLANE_MODES, AddressingSettings, AsnSettings, DesignSettings, GrowthPlan,
+                              LoadBalancing, Nic, Role, Server, Switch)
 from ..model.errors import ModelError
 from ..model.fabric import Fabric, asn_key
 from ..model.gcpause import collector_paused
@@ -89,6 +90,9 @@ def _write_tier_settings(doc: dict, s: DesignSettings) -> None:
         doc["asn"]["core_asn"] = s.core_asn
     if s.fabric_kind != d.fabric_kind:
         doc["fabric_kind"] = s.fabric_kind
+    lb = s.load_balancing
+    if lb != d.load_balancing:
+        doc["load_balancing"] = {"mode": lb.mode, **({"qps": lb.qps} if lb.mode == "qp-hash" else {})}
     if s.growth is not None:
         doc["growth"] = {"final_sus": s.growth.final_sus, "final_servers_per_su": s.growth.final_servers_per_su,
                          "build": dict(s.growth.build)}
@@ -229,7 +233,7 @@ def loads(text: str, file: str = "<design>", catalog: Catalog | None = None) -> 
 def _settings(ctx: Context, raw: dict) -> DesignSettings:
     s = field(ctx, raw, "settings", (), dict, default={})
     only_keys(ctx, s, {"max_oversubscription", "spine_planes", "addressing", "asn", "max_spine_oversubscription",
-                       "fabric_planes", "growth", "fabric_kind", "lossless"}, ("settings",))
+                       "fabric_planes", "growth", "fabric_kind", "lossless", "load_balancing"}, ("settings",))
     a = field(ctx, s, "addressing", ("settings",), dict, default={})
     p = ("settings", "addressing")
     only_keys(ctx, a, {"scheme", "rail_supernet", "rail_prefix", "fabric_pool", "loopback_pool", "mtu"}, p)
@@ -258,10 +262,22 @@ def _settings(ctx: Context, raw: dict) -> DesignSettings:
         max_spine_oversubscription=field(ctx, s, "max_spine_oversubscription", ("settings",), float, 1.0),
         fabric_planes=planes, core_asn=core_asn, addressing=addressing, asn=asn, growth=_growth(ctx, s),
         fabric_kind=field(ctx, s, "fabric_kind", ("settings",), str, ETHERNET, FABRIC_KINDS),
-        lossless=read_lossless(ctx, s))
+        lossless=read_lossless(ctx, s), load_balancing=_load_balancing(ctx, s))
     for path, problem in settings_problems(settings):
         ctx.fail(path, problem)
     return settings
+
+
+def _load_balancing(ctx: Context, s: dict) -> LoadBalancing:
+    """``settings.load_balancing``: ``mode`` and, for qp-hash, ``qps``; absent: PPD, as before it existed."""
+    lb = field(ctx, s, "load_balancing", ("settings",), dict, default={})
+    p = ("settings", "load_balancing")
+    only_keys(ctx, lb, {"mode", "qps"}, p)
+    d = LoadBalancing()
+    mode = field(ctx, lb, "mode", p, str, d.mode, LOAD_BALANCING_MODES)
+    if "qps" in lb and mode != "qp-hash":
+        ctx.fail(p + ("qps",), f"applies to mode qp-hash only, not {mode}: remove it or set mode: qp-hash")
+    return LoadBalancing(mode, field(ctx, lb, "qps", p, int, d.qps, bounds=QPS_RANGE))
 
 
 def _growth(ctx: Context, s: dict) -> GrowthPlan | None:

@@ -23,7 +23,8 @@ TESTS = Path(__file__).resolve().parent
 PRESENTATION = {
     "planning.spec": {"format_ratio"},                                            # 1.00:1
     "analysis.report": {"trace_text", "trace_json", "analysis_table", "analysis_json", "chart_links"},
-    "analysis.chart": {"format_of", "write_chart"},                               # analyze --chart
+    "analysis.chart": {"format_of", "write_chart", "write_mode_chart"},           # analyze --chart
+    "analysis.compare": {"compare_table"},                                        # analyze --compare
     "nccl.report": {"result_text", "result_json"},
     "nccl.plot": {"busbw_chart"},                                                 # nccl-check --plot
     "nccl": {"COLLECTIVES"},                                                      # --collective choices

@@ -60,3 +60,36 @@ def test_an_analysis_can_be_cancelled(window):
     assert dock.analyze()
     dock.cancel()
     assert not dock.running() and dock.analysis_note.text() == "analysis cancelled"
+
+
+def test_compare_modes_draws_every_mode_of_the_collective_on_one_chart(window):
+    """Compare modes runs in the child and the Modes tab's chart carries one bar per mode in each series,
+    with the heights of the analysis run here on the same design."""
+    from designer.analysis.chart import MODE_SERIES
+    from designer.analysis.compare import compare
+    dock, f = window.analysis, window.document.fabric
+    dock.pattern.setCurrentText("alltoall")
+    dock.trials.setValue(10)
+    dock.qps.setValue(2)
+    assert dock.compare() and dock.running()
+    assert dock.wait(60_000), "the comparison child did not answer"
+    assert not dock.running() and dock.tabs.currentWidget() is dock.modes, dock.analysis_note.text()
+    series = dock.modes.series()
+    expected = compare(Forwarding(f), flows(f, "alltoall"), 2, 10, 0, "alltoall")
+    assert series["modes"] == ["ppd", "ecmp", "qp-hash x2", "adaptive"]
+    assert series[MODE_SERIES[0]] == [r.fraction_mean for r in expected]
+    assert series[MODE_SERIES[1]] == [r.uplink_load_mean for r in expected]
+    assert series[MODE_SERIES[0]][-1] == 1.0                          # adaptive: the even-split ideal
+    assert "qp-hash x2" in dock.modes.table.toPlainText()
+    assert dock.analyze_button.isEnabled() and dock.compare_button.isEnabled()
+
+
+def test_the_dock_runs_qp_hash_with_its_qp_count(window):
+    dock = window.analysis
+    assert [dock.routing.itemText(i) for i in range(dock.routing.count())] == ["ppd", "ecmp", "qp-hash", "adaptive"]
+    dock.pattern.setCurrentText("rail-ring")
+    dock.routing.setCurrentText("qp-hash")
+    dock.qps.setValue(3)
+    dock.trials.setValue(4)
+    assert dock.analyze() and dock.wait(60_000), dock.analysis_note.text()
+    assert "routing qp-hash (3 QPs per flow, each hashed)" in dock.table.toPlainText()

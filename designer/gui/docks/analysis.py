@@ -1,5 +1,6 @@
 """The CLI's analysis in the window: a path trace (`rail-designer paths`) drawn hop by hop on the
-canvas, and a collision analysis (`rail-designer analyze`) drawn as per-cable load colours.
+canvas, a collision analysis (`rail-designer analyze`) drawn as per-cable load colours, and the
+load-balancing modes compared on one chart (`analyze --compare`, the Modes tab).
 
 The trace is quick and runs at once. The analysis runs in a child process (`analysis_worker`) on a
 copy of the design; Cancel stops it, and the window stays usable meanwhile."""
@@ -17,6 +18,7 @@ from PySide6.QtWidgets import (QComboBox, QCompleter, QDockWidget, QFormLayout, 
 from ...analysis.collisions import ROUTINGS
 from ...analysis.flows import PATTERNS
 from .. import analysis_worker
+from .mode_chart import ModeChartTab
 
 POLL_MS = 100
 
@@ -45,6 +47,8 @@ class AnalysisDock(QDockWidget):
         self.tabs = QTabWidget()
         self.tabs.addTab(self._trace_tab(), "Path trace")
         self.tabs.addTab(self._collision_tab(), "Collisions")
+        self.modes = ModeChartTab()
+        self.tabs.addTab(self.modes, "Modes")
         self.setWidget(self.tabs)
 
     # ------------------------------------------------------------------ path trace
@@ -146,8 +150,15 @@ class AnalysisDock(QDockWidget):
         self.trials = QSpinBox()
         self.trials.setRange(1, 1000)
         self.trials.setValue(20)
+        self.qps = QSpinBox()
+        self.qps.setRange(1, 128)
+        self.qps.setValue(4)
+        self.qps.setToolTip("queue pairs per connection under qp-hash (NCCL_IB_QPS_PER_CONNECTION)")
         self.analyze_button = QPushButton("Analyze")
         self.analyze_button.clicked.connect(self.analyze)
+        self.compare_button = QPushButton("Compare modes")
+        self.compare_button.setToolTip("the pattern under ppd, ecmp, qp-hash and adaptive, on one chart (Modes tab)")
+        self.compare_button.clicked.connect(self.compare)
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.setEnabled(False)
         self.cancel_button.clicked.connect(self.cancel)
@@ -157,8 +168,9 @@ class AnalysisDock(QDockWidget):
         form.addRow("Pattern", self.pattern)
         form.addRow("Leaf upstream", self.routing)
         form.addRow("Trials", self.trials)
+        form.addRow("QPs (qp-hash)", self.qps)
         row = QHBoxLayout()
-        for w in (self.analyze_button, self.cancel_button, clear):
+        for w in (self.analyze_button, self.compare_button, self.cancel_button, clear):
             row.addWidget(w)
         self.analysis_note = QLabel("Predict flow collisions as `rail-designer analyze` does; cables are "
                                     "coloured by load")
@@ -181,6 +193,15 @@ class AnalysisDock(QDockWidget):
         return self.process is not None
 
     def analyze(self) -> bool:
+        """The pattern under the chosen routing, in the child; cables coloured by load when it answers."""
+        return self._start(self.routing.currentText(), f"analysing {self.pattern.currentText()} under "
+                                                        f"{self.routing.currentText()}…")
+
+    def compare(self) -> bool:
+        """The pattern under every load-balancing mode, in the child; the Modes tab charts them."""
+        return self._start("compare", f"comparing the modes on {self.pattern.currentText()}…")
+
+    def _start(self, routing: str, what: str) -> bool:
         if self.running():
             return False
         if self.document.fabric.settings.infiniband:
@@ -191,13 +212,13 @@ class AnalysisDock(QDockWidget):
         self.conn, child_end = ctx.Pipe(duplex=False)
         self.process = ctx.Process(target=analysis_worker.child, daemon=True,
                                    args=(child_end, dumps(self.document.fabric), self.pattern.currentText(),
-                                         self.routing.currentText(), self.trials.value(), 0))
+                                         routing, self.trials.value(), 0, self.qps.value()))
         self.process.start()
         child_end.close()
         self.analyze_button.setEnabled(False)
+        self.compare_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
-        self.analysis_note.setText(f"analysing {self.pattern.currentText()} under {self.routing.currentText()}… "
-                                   "(the window stays usable; Cancel stops it)")
+        self.analysis_note.setText(f"{what} (the window stays usable; Cancel stops it)")
         self._poll.start()
         return True
 
@@ -215,7 +236,11 @@ class AnalysisDock(QDockWidget):
 
     def _finish(self, kind: str, payload) -> None:
         self._stop()
-        if kind == "ok":
+        if kind == "ok" and "modes" in payload:
+            self.modes.show_modes(payload)
+            self.tabs.setCurrentWidget(self.modes)
+            self.analysis_note.setText(f"{len(payload['modes'])} modes compared: see the Modes tab")
+        elif kind == "ok":
             self.result = payload
             self.table.setPlainText(payload["table"])
             self.analysis_note.setText(f"{len(payload['utilisation'])} cables loaded; busiest "
@@ -238,6 +263,7 @@ class AnalysisDock(QDockWidget):
             self.conn.close()
         self.process = self.conn = None
         self.analyze_button.setEnabled(True)
+        self.compare_button.setEnabled(True)
         self.cancel_button.setEnabled(False)
 
     def wait(self, timeout_ms: int = 60_000) -> bool:
