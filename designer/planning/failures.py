@@ -68,30 +68,29 @@ def _tier(tier: str, rows: list[tuple[str, int, list[int]]], ratio: float) -> Ti
     return best
 
 
+def _parts(links_by_switch: dict) -> tuple[list, list]:
+    """Per switch (its downlink Gb/s, its uplink cables' speeds) and (the same, its uplinks added up per
+    switch above), from `LeafLinks` / `SpineLinks` by switch id."""
+    by_cable, by_switch = [], []
+    for switch_id, links in links_by_switch.items():
+        down = sum(port.speed for port, _ in links.downlinks)
+        per_peer: dict[str, int] = {}
+        for port, peer in links.uplinks:
+            above = peer.partition("/")[0]
+            per_peer[above] = per_peer.get(above, 0) + port.speed
+        by_cable.append((switch_id, down, [port.speed for port, _ in links.uplinks]))
+        by_switch.append((switch_id, down, list(per_peer.values())))
+    return by_cable, by_switch
+
+
 def failure_capacity(fabric: Fabric, leaf_links: dict | None = None, spine_links: dict | None = None) -> list[TierCapacity]:
     """One row per tier that has uplinks: leaf uplinks, spines, and in three tiers spine uplinks, cores.
     ``leaf_links`` / ``spine_links``: `topology.all_leaf_links` / `all_spine_links` when already at hand."""
     s = fabric.settings
-    by_cable, by_spine = [], []
-    for leaf_id, links in (all_leaf_links(fabric) if leaf_links is None else leaf_links).items():
-        down = sum(port.speed for port, _ in links.downlinks)
-        per_spine: dict[str, int] = {}
-        for port, peer in links.uplinks:
-            spine = peer.partition("/")[0]
-            per_spine[spine] = per_spine.get(spine, 0) + port.speed
-        by_cable.append((leaf_id, down, [port.speed for port, _ in links.uplinks]))
-        by_spine.append((leaf_id, down, list(per_spine.values())))
+    by_cable, by_spine = _parts(all_leaf_links(fabric) if leaf_links is None else leaf_links)
     rows = [_tier("leaf uplinks", by_cable, s.max_oversubscription), _tier("spines", by_spine, s.max_oversubscription)]
     if fabric.cores():
-        by_cable, by_core = [], []
-        for spine_id, links in (all_spine_links(fabric) if spine_links is None else spine_links).items():
-            down = sum(port.speed for port, _ in links.downlinks)
-            per_core: dict[str, int] = {}
-            for port, peer in links.uplinks:
-                core = peer.partition("/")[0]
-                per_core[core] = per_core.get(core, 0) + port.speed
-            by_cable.append((spine_id, down, [port.speed for port, _ in links.uplinks]))
-            by_core.append((spine_id, down, list(per_core.values())))
+        by_cable, by_core = _parts(all_spine_links(fabric) if spine_links is None else spine_links)
         ratio = s.max_spine_oversubscription
         rows += [_tier("spine uplinks", by_cable, ratio), _tier("cores", by_core, ratio)]
     return [r for r in rows if r is not None]
