@@ -7,7 +7,8 @@ nodes), ``partitions.conf`` and ``topology.ibnd``: every switch, HCA, GUID, port
 ``ibnetdiscover`` prints it, which ``ibsim`` loads and the as-built compare (`verify`) reads;
 ``fabric.topo`` with ``ibnl/`` (`ib_topo`): the master topology ``ibdiagnet -t`` and UFM's cable
 validation compare the live fabric with.
-``ib-hosts``: ``hosts/<hostname>/nccl-ib.env`` per GPU server.
+``ib-hosts``: ``hosts/<hostname>/nccl-ib.env`` per GPU server; ``ipoib`` (optional):
+``hosts/<hostname>/ipoib-netplan.yaml``.
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ from __future__ import annotations
 from ..model.entities import INFINIBAND
 from ..model.fabric import Fabric
 from ..model.guids import hca_node_guid, switch_guid, text
-from .ib_data import (NCCL_SL, SWITCH_DEVIDS, VENDOR_ID, IbIndex, compute_nodes, nccl_ib_hca, rate, switch_rows,
-                      top_tier)
+from .ib_data import (NCCL_SL, SWITCH_DEVIDS, VENDOR_ID, IbIndex, compute_nodes, gpu_order, nccl_ib_hca, rate,
+                      switch_rows, top_tier)
 from .ib_topo import render_topo
 from .parts import Files, Part
+from .yamldump import dump
 
 SM_DIR = "/etc/opensm"          # where opensm.conf expects its companion files (README says so)
 CX7, CX8 = 0x1021, 0x1023
@@ -122,6 +124,33 @@ def host_env(fabric: Fabric, server_id: str) -> str:
     ])
 
 
+IPOIB_MTU = 2044              # datagram mode on OpenSM's default 2048-byte partition MTU, less the 4-byte header
+IPOIB_FILE = "/etc/netplan/61-rail-ipoib.yaml"
+
+
+def ipoib_netplan(fabric: Fabric, server_id: str) -> str:
+    """IPoIB on the server's addressed rail HCAs, one subnet for the whole partition (the rail supernet's
+    prefix): an IB subnet has no IP router, so every HCA must be on-link to every other."""
+    server = fabric.servers[server_id]
+    prefix = fabric.settings.addressing.rail_supernet.partition("/")[2]
+    ethernets = {}
+    for nic in gpu_order(server):
+        cidr = fabric.addresses.get(nic.id)
+        if nic.rail is None or not cidr:
+            continue
+        ethernets[nic.netdev] = {"match": {"name": nic.netdev}, "addresses": [f"{cidr.partition('/')[0]}/{prefix}"],
+                                 "mtu": IPOIB_MTU, "infiniband-mode": "datagram"}
+    head = (f"# {server.hostname}: IPoIB on the rail HCAs (rail-designer, optional part ipoib). Install as "
+            f"{IPOIB_FILE} (mode 600)\n# and run `netplan try` (it reverts unless confirmed). The names are the "
+            "design's netdevs: set the IPoIB ones\n# (ibdev2netdev: 'mlx5_0 port 1 ==> ibp24s0') with "
+            "`rail-designer apply-nics` first.\n")
+    return head + dump({"network": {"version": 2, "renderer": "networkd", "ethernets": ethernets}})
+
+
+def render_ipoib(fabric: Fabric, server_id: str) -> Files:
+    return {f"hosts/{fabric.servers[server_id].hostname}/ipoib-netplan.yaml": ipoib_netplan(fabric, server_id)}
+
+
 def server_ids(fabric: Fabric) -> list[str]:
     return [s.id for s in fabric.sorted_servers()]
 
@@ -143,4 +172,7 @@ PARTS: list[Part] = [
     Part("ib-hosts", "per GPU server: nccl-ib.env (NCCL_IB_HCA in GPU-affinity order, NCCL_IB_SL)",
          devices=server_ids, render_device=render_host, kinds=IB_ONLY,
          apply="source hosts/<host>/nccl-ib.env in the job's environment (or copy it to /etc/nccl.conf)"),
+    Part("ipoib", "per GPU server: ipoib-netplan.yaml, IPoIB on the rail HCAs (datagram mode, one subnet for the "
+         "partition)", devices=server_ids, render_device=render_ipoib, kinds=IB_ONLY, default=False,
+         apply=f"hosts/<host>/ipoib-netplan.yaml to {IPOIB_FILE} (mode 600), then `netplan try`"),
 ]
