@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass
 
 from ..model.entities import SCHEMES, DesignSettings, Role
 from ..model.fabric import Fabric, asn_key
+from ..model.floor import floor_dict
 from ..model.hardware import breakout_runs, cage_range, parse_breakout
 from ..model.ids import natural_key, split_endpoint
 from ..planning.addressing import loopback_key
@@ -52,6 +53,7 @@ def _c(key, header, kind="string", nullable=False, enum=(), description="", when
 
 
 TIERS_KEY, PLANES_KEY = "max_spine_oversubscription", "fabric_planes"    # header keys that bring columns
+FLOOR_KEY = "floor"                   # the halls' rows and racks (model/floor.py), when the design has a floor
 NOTES = _c("notes", "Notes", "integer", True,
            description="rail number (0 = rail plane 0) on every fabric plane; empty when none")
 FABRIC_PLANE = _c("fabric_plane", "Fabric plane", "integer", True, when=PLANES_KEY,
@@ -164,7 +166,7 @@ def _device_rows(fabric: Fabric) -> list[dict]:
                      "gid_index": s.gid_index, "asn": None, "asn_pinned": False, "loopback": None, "breakouts": None, "notes": None})
     for w in _switches(fabric):
         rows.append({"id": w.id, "hostname": w.hostname, "role": w.role.value, "model": w.model, "su": w.su,
-                     "rail": w.rail, "plane": w.plane, "rack": None, "position": None, "gpus": None,
+                     "rail": w.rail, "plane": w.plane, "rack": w.rack, "position": w.position, "gpus": None,
                      "gid_index": None, "asn": fabric.asns.get(w.id), "asn_pinned": fabric.is_pinned(asn_key(w.id)),
                      "loopback": fabric.addresses.get(loopback_key(w.id)),
                      "breakouts": format_breakouts(w.breakouts),
@@ -242,6 +244,8 @@ def _design(fabric: Fabric) -> dict:
         design["asn"]["core_asn"] = s.core_asn       # with the other ASNs here (the model keeps it in the settings)
     if s.fabric_planes > 1 or any(w.fabric_plane for w in fabric.switches.values()):
         design[PLANES_KEY] = s.fabric_planes
+    if fabric.floor is not None:
+        design[FLOOR_KEY] = floor_dict(fabric.floor)
     return design
 
 

@@ -54,6 +54,10 @@ class BuildSpec:
     final_sus: int = 0                       # SUs spines, cores, ports, addresses and ASNs are sized for
     final_servers_per_su: int = 0            # servers per SU the leaves and rail pools are sized for
     fabric_kind: str = "ethernet"            # or "infiniband": the same wiring, routed by a subnet manager
+    # The floor (planning/floor_layout.py): "none", or "superpod" (a row per SU, a network row).
+    floor: str = "none"
+    servers_per_rack: int = 4                # at most, in a compute rack (fewer when its budgets run out)
+    rack_power_kw: float = 45.0              # power budget of a compute rack
 
     def __post_init__(self):
         # a form's text field gives "1.5": take it as the number it reads as (anything else is reported)
