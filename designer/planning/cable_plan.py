@@ -10,7 +10,7 @@ import math
 
 from ..model import events as ev
 from .cable_lengths import CableRuns, Run
-from .media import Choice, choose
+from .media import Chooser, Choice
 
 
 class CablePlan:
@@ -18,10 +18,12 @@ class CablePlan:
         self.fabric = fabric
         self.runs = CableRuns(fabric)
         self.choices: dict[str, Choice | None] = {}
+        self._chooser = Chooser(fabric.catalog.media)
         self._choose(None)
 
     def _choose(self, link_ids) -> None:
         fabric, runs, overrides = self.fabric, self.runs.runs, self.fabric.media_overrides
+        choose = self._chooser.choose
         if link_ids is None:
             self.choices = {}
             link_ids = fabric.links

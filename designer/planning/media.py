@@ -70,7 +70,7 @@ def _sold(parts, need: float):
 
 
 def _cables(media: MediaCatalog, speed: int, a: End, b: End):
-    """The cable types that fit the port pair, with the (broken-out end, other end) order they take."""
+    """The cable types that fit the port pair, and whether end ``a`` is the broken-out one."""
     wide, other = (a, b) if a.split >= b.split else (b, a)
     for cable in sorted(media.cables.values(), key=lambda c: (KINDS.index(c.kind), c.reach_m, c.id)):
         if cable.speed != speed or other.split != 1 or cable.legs != wide.split:
@@ -78,63 +78,106 @@ def _cables(media: MediaCatalog, speed: int, a: End, b: End):
         x, y = cable.ends
         if (_form(x, wide.form) and _form(y, other.form)) or (cable.legs == 1 and _form(y, wide.form)
                                                                 and _form(x, other.form)):
-            yield cable, wide
+            yield cable, wide is a
 
 
-def _transceiver(media: MediaCatalog, end: End, speed: int, fibre: str, need: float):
-    fitting = [t for t in media.transceivers.values()
-               if t.fibre == fibre and _form(t.form, end.form) and t.cage_speed == end.cage_speed
-               and t.ports == end.split and t.speed == speed]
-    reaching = sorted((t for t in fitting if t.reach_m + 1e-9 >= need), key=lambda t: (t.reach_m, t.part))
-    return reaching[0] if reaching else (max(fitting, key=lambda t: t.reach_m) if fitting else None)
+def _transceivers(media: MediaCatalog, end: End, speed: int, fibre: str) -> list:
+    """The transceivers that fit an end's cage on a fibre type, shortest reach first."""
+    return sorted((t for t in media.transceivers.values()
+                   if t.fibre == fibre and _form(t.form, end.form) and t.cage_speed == end.cage_speed
+                   and t.ports == end.split and t.speed == speed), key=lambda t: (t.reach_m, t.part))
 
 
-def _optics(media: MediaCatalog, speed: int, a: End, b: End, need: float):
-    for fibre in sorted(media.fibres.values(), key=lambda f: f.id):
-        ta, tb = _transceiver(media, a, speed, fibre.id, need), _transceiver(media, b, speed, fibre.id, need)
-        if ta is not None and tb is not None:
-            yield fibre, ta, tb
+def _pick(fitting: list, need: float):
+    for t in fitting:
+        if t.reach_m + 1e-9 >= need:
+            return t
+    return fitting[-1]
 
 
-def candidates(media: MediaCatalog, link, a: End, b: End, need: float) -> list[Choice]:
-    """Every media that fits the port pair, in preference order (reaching or not)."""
-    out = []
-    for cable, wide in _cables(media, link.speed, a, b):
-        sold = _sold(cable.parts, need)
-        length, part = sold if sold else cable.parts[-1]
-        serves = wide.cage if cable.legs > 1 else link.id
-        out.append(Choice(cable.id, cable.kind, length, cable.reach_m, ((part, serves),), sold is not None))
-    optics = []
-    for fibre, ta, tb in _optics(media, link.speed, a, b, need):
-        sold = _sold(fibre.parts, need)
-        length, part = sold if sold else fibre.parts[-1]
-        reach = min(ta.reach_m, tb.reach_m, fibre.parts[-1][0])
-        fibres = tuple((part, f"{link.id}#{n}") for n in range(max(ta.fibres, tb.fibres)))
-        items = ((ta.part, a.cage if ta.ports > 1 else f"{link.id}/a"),
-                 (tb.part, b.cage if tb.ports > 1 else f"{link.id}/b"), *fibres)
-        optics.append(Choice(OPTICS + fibre.id, "optics", length, reach, items, sold is not None and reach + 1e-9 >= need))
-    return out + sorted(optics, key=lambda c: (c.reach_m, c.media))
+class Chooser:
+    """`choose` with what fits each port shape worked out once (a design has a few shapes, 10^5 cables)."""
+
+    def __init__(self, media: MediaCatalog):
+        self.media = media
+        self._fits: dict[tuple, tuple[list, list]] = {}
+        self._shapes: dict[tuple, tuple] = {}
+
+    def end(self, fabric, ep: str) -> End:
+        """`end_of`, with a switch port's shape looked up once per model, breakouts and port."""
+        device, _, name = ep.partition("/")
+        switch = fabric.switches.get(device)
+        if switch is None:
+            return end_of(fabric, ep)
+        key = (switch.model, switch.breakouts, name)
+        shape = self._shapes.get(key)
+        if shape is None:
+            end = end_of(fabric, ep)
+            shape = self._shapes[key] = (end.form, end.cage_speed, end.split, end.cage.rpartition("/")[2])
+        return End(device, shape[0], shape[1], shape[2], f"{device}/{shape[3]}")
+
+    def _fitting(self, speed: int, a: End, b: End) -> tuple[list, list]:
+        key = (speed, a.form, a.cage_speed, a.split, b.form, b.cage_speed, b.split)
+        found = self._fits.get(key)
+        if found is None:
+            media = self.media
+            cables = list(_cables(media, speed, a, b))
+            optics = []
+            for fibre in sorted(media.fibres.values(), key=lambda f: f.id):
+                ta, tb = _transceivers(media, a, speed, fibre.id), _transceivers(media, b, speed, fibre.id)
+                if ta and tb:
+                    optics.append((fibre, ta, tb))
+            found = self._fits[key] = (cables, optics)
+        return found
+
+    def candidates(self, link, a: End, b: End, need: float, first: bool = False) -> list[Choice]:
+        """Every media that fits the port pair, in preference order (reaching or not); with ``first``, only
+        the first cable that reaches when one does (the optics are not worked out then)."""
+        cables, optics = self._fitting(link.speed, a, b)
+        out = []
+        for cable, a_wide in cables:
+            sold = _sold(cable.parts, need)
+            length, part = sold if sold else cable.parts[-1]
+            serves = (a.cage if a_wide else b.cage) if cable.legs > 1 else link.id
+            out.append(Choice(cable.id, cable.kind, length, cable.reach_m, ((part, serves),), sold is not None))
+            if first and sold is not None:
+                return out[-1:]
+        found = []
+        for fibre, fit_a, fit_b in optics:
+            ta, tb = _pick(fit_a, need), _pick(fit_b, need)
+            sold = _sold(fibre.parts, need)
+            length, part = sold if sold else fibre.parts[-1]
+            reach = min(ta.reach_m, tb.reach_m, fibre.parts[-1][0])
+            fibres = tuple((part, f"{link.id}#{n}") for n in range(max(ta.fibres, tb.fibres)))
+            items = ((ta.part, a.cage if ta.ports > 1 else f"{link.id}/a"),
+                     (tb.part, b.cage if tb.ports > 1 else f"{link.id}/b"), *fibres)
+            found.append(Choice(OPTICS + fibre.id, "optics", length, reach, items,
+                                sold is not None and reach + 1e-9 >= need))
+        return out + sorted(found, key=lambda c: (c.reach_m, c.media))
+
+    def choose(self, fabric, link, run: Run | None, override: str | None = None) -> Choice | None:
+        """The media of one cable (None when it has no run)."""
+        if run is None:
+            return None
+        a, b = self.end(fabric, link.a), self.end(fabric, link.b)
+        options = self.candidates(link, a, b, run.needed_m, first=override is None)
+        if override is not None:
+            for option in options:
+                if option.media == override:
+                    return option if option.fits else _short(option, run)
+            return Choice(override, "", 0.0, 0.0, (), False, f"media {override} does not fit {_pair(link, a, b)}")
+        for option in options:
+            if option.fits:
+                return option
+        longest = max((o.reach_m for o in options), default=0.0)
+        return Choice("", "", 0.0, longest, (), False,
+                      f"no media of the catalogue fits {_pair(link, a, b)} at {run.needed_m:.1f} m"
+                      + (f" (the longest reaches {longest:g} m)" if options else ""))
 
 
 def choose(fabric, link, run: Run | None, override: str | None = None) -> Choice | None:
     """The media of one cable (None when it has no run)."""
-    if run is None:
-        return None
-    a, b = end_of(fabric, link.a), end_of(fabric, link.b)
-    options = candidates(fabric.catalog.media, link, a, b, run.needed_m)
-    if override is not None:
-        for option in options:
-            if option.media == override:
-                return option if option.fits else _short(option, run)
-        return Choice(override, "", 0.0, 0.0, (), False,
-                      f"media {override} does not fit {_pair(link, a, b)}")
-    for option in options:
-        if option.fits:
-            return option
-    longest = max((o.reach_m for o in options), default=0.0)
-    return Choice("", "", 0.0, longest, (), False,
-                  f"no media of the catalogue fits {_pair(link, a, b)} at {run.needed_m:.1f} m"
-                  + (f" (the longest reaches {longest:g} m)" if options else ""))
+    return Chooser(fabric.catalog.media).choose(fabric, link, run, override)
 
 
 def _short(option: Choice, run: Run) -> Choice:
