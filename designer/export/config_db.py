@@ -68,7 +68,7 @@ def config_db(sw: dict) -> dict:
                                    "policy_desc": f"{ppd['name']} proactive path definition"}}
         db["ACL_RULE"] = {f"{table}|{r['rule']}": {"PRIORITY": str(r["priority"]), "PACKET_ACTION": "FORWARD",
                                                    "DST_IP": r["prefix"]} for r in ppd["local"]}
-    db.update(qos_tables([p["name"] for p in sw["ports"] if p["cabled"]], set(sw["downlinks"])))
+    db.update(qos_tables([p["name"] for p in sw["ports"] if p["cabled"]], set(sw["downlinks"]), sw.get("cable_lengths")))
     return db
 
 

@@ -22,6 +22,7 @@ from ..model.fabric import Fabric
 from ..model.hardware import Port, SwitchModel
 from ..model.ids import endpoint, is_valid_port_name
 from ..planning.addressing import loopback_key, svi_key
+from .floor_data import port_lengths
 from .errors import ExportError, require_hostname, require_port_name
 from .ppd_data import leaf_ppd_data, server_prefixes
 
@@ -149,6 +150,7 @@ def switch_data(fabric: Fabric, switch_id: str) -> dict:
                                       + ([vlan["address"]] if vlan else [])),
         },
         "ppd": ppd,
+        "cable_lengths": port_lengths(fabric, switch_id),     # None without a floor: the QoS defaults
     }
 
 
