@@ -131,7 +131,8 @@ def cable_rows(fabric: Fabric) -> list[dict]:
         if floor:
             link = fabric.link_at(a_end[0])
             row.update(floor_columns(fabric, link.id, a_end[0], b_end[0],
-                                     (a["device"], a["port"], b["device"], b["port"]), row["cable"]))
+                                     (a["device"], a["port"], b["device"], b["port"]), row["cable"],
+                                     row["cable_type"]))
         rows.append(row)
     return rows
 

@@ -19,6 +19,7 @@ from ..planning.cable_plan import CablePlan
 from .memo import per_state
 
 FLOOR_COLUMNS = ["a_rack", "a_unit", "b_rack", "b_unit", "length_m", "media", "parts", "label_a", "label_b"]
+_KIND_WORDS = {"dac": "DAC", "acc": "ACC", "aoc": "AOC", "optics": "transceivers and fibre"}
 BOM_COLUMNS = ["part", "description", "count", "per_rack", "unit_price", "total"]
 
 
@@ -52,16 +53,19 @@ def _where(fabric: Fabric, device_id: str) -> tuple[str, object]:
 
 
 def floor_columns(fabric: Fabric, link_id: str, a_ep: str, b_ep: str, names: tuple[str, str, str, str],
-                  cable: str) -> dict:
+                  cable: str, cable_type: str = "") -> dict:
     """The cabling plan's floor columns of one cable; ``names``: the A and B host names and ports as the
-    plan writes them."""
+    plan writes them. A straight cable's ``cable_type`` ("400G DAC/AOC") then names the media chosen."""
     plan = cable_plan(fabric)
     a_rack, a_unit = _where(fabric, a_ep.partition("/")[0])
     b_rack, b_unit = _where(fabric, b_ep.partition("/")[0])
     choice = plan.choices.get(link_id)
     metres = plan.metres(link_id)
     a_host, a_port, b_host, b_port = names
-    return {"a_rack": a_rack, "a_unit": a_unit, "b_rack": b_rack, "b_unit": b_unit,
+    out = {}
+    if choice is not None and choice.kind and "DAC/AOC" in cable_type:     # the media says which it is
+        out["cable_type"] = cable_type.replace("DAC/AOC", _KIND_WORDS[choice.kind])
+    return out | {"a_rack": a_rack, "a_unit": a_unit, "b_rack": b_rack, "b_unit": b_unit,
             "length_m": "" if metres is None else metres,
             "media": choice.media if choice is not None else "",
             "parts": " + ".join(dict.fromkeys(part for part, _ in choice.items)) if choice is not None else "",
