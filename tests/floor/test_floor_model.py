@@ -123,3 +123,12 @@ def test_an_inventory_naming_a_rack_the_floor_lacks_is_refused_and_changes_nothi
     inventory.write_text("device,rack,position\nsu1-srv01,su1-r02,41\n")
     designer.apply_inventory(fabric, inventory)
     assert (fabric.servers["su1-srv01"].rack, fabric.servers["su1-srv01"].position) == ("su1-r02", 41)
+
+
+def test_diff_names_a_switch_that_moved_rack(fabric):
+    from designer.storage.design_file import loads as reload
+    moved = reload(dumps(fabric))
+    moved.set_place("spine-01", "net-r01", 30)
+    report = designer.diff(fabric, moved)
+    spine = next(d for d in report.devices if d.device == "spine-01")
+    assert [(c.kind, c.key, c.old, c.new) for c in spine.changes] == [("attribute", "position", 1, 30)]
