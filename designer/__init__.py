@@ -20,6 +20,7 @@ import importlib
 from .api.bundle import bundle_parts, export_bundle, lint, render_device
 from .api.changes import diff
 from .api.design import assign, build, catalog, check, checks_not_run, grow, import_aid, load, presets, save, size, spec
+from .api.floor import floor
 from .api.emulate import emulate, emulate_change, sweep_emulations
 from .api.drift import check_drift
 from .api.lossless import headroom
@@ -43,7 +44,7 @@ _LAZY = {
 __all__ = [
     # designs
     "load", "save", "presets", "catalog", "spec", "size", "build", "assign", "grow", "check", "checks_not_run",
-    "import_aid",
+    "import_aid", "floor",
     # the bundle
     "export_bundle", "bundle_parts", "render_device", "lint",
     # questions

@@ -69,6 +69,14 @@ def _load_balancing_design() -> bytes:
     return dumps(build(spec, builtin_catalog())).encode()
 
 
+def _media_design() -> bytes:
+    """A design with a floor and a cable whose media was chosen by hand (the 'media:' table)."""
+    from designer.storage import dumps
+    fabric = base_design()
+    fabric.set_media(fabric.link_at("su1-srv01/nic0").id, "optics-smf-mpo12")
+    return dumps(fabric).encode()
+
+
 def _aid(fabric) -> bytes:
     from designer.export.aid import PARTS
     return PARTS[0].render_global(fabric)["aid/fabric.aid.json"]
@@ -103,7 +111,7 @@ def seeds() -> dict[str, list[bytes]]:
     importers = DATA / "importers"
     return {
         "design": _files(DATA / "designs", "*.fabric.yaml") + [_custom_model_design(), _lossless_design(),
-                                                               _load_balancing_design()],
+                                                               _load_balancing_design(), _media_design()],
         "aid": [_aid(base), _aid(p2p)],
         "topo": _files(importers, "topo-*.txt"),
         "nicnames": _files(importers, "ibdev2netdev-*.txt") + _files(importers, "show-gids.txt"),

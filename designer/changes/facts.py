@@ -32,7 +32,7 @@ def fact_changes(kind: str, old: Mapping[str, object], new: Mapping[str, object]
 def switch_attributes(switch: Switch) -> dict[str, object]:
     return {"kind": "switch", "hostname": switch.hostname, "role": switch.role.value, "model": switch.model,
             "su": switch.su, "rail": switch.rail, "plane": switch.plane, "group": switch.group,
-            "fabric plane": switch.fabric_plane}
+            "fabric plane": switch.fabric_plane, "rack": switch.rack, "position": switch.position}
 
 
 def server_attributes(server: Server) -> dict[str, object]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..model.fabric import Fabric
 from ..model.gcpause import collector_paused
-from . import addressing, capacity, export_ready, growth, naming, reach, tiers, wiring  # noqa: F401  (importing registers the rules)
+from . import addressing, capacity, export_ready, floor, growth, naming, reach, tiers, wiring  # noqa: F401  (importing registers the rules)
 from .context import Context
 from .finding import Finding, Severity
 from .registry import INTERNAL, Rule, applies, registered, run_guarded, skipped_note, sort_key

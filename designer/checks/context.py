@@ -57,6 +57,14 @@ class Context:
         self._expected: dict[tuple, frozenset[str]] = {}
 
     @cached_property
+    def cable_plan(self):
+        """Each cable's run and media (`planning.cable_plan`), for the floor rules; None without a floor."""
+        if self.fabric.floor is None:
+            return None
+        from ..planning.cable_plan import CablePlan
+        return CablePlan(self.fabric)
+
+    @cached_property
     def leaf_links(self) -> dict[str, LeafLinks]:
         return all_leaf_links(self.fabric)
 

@@ -22,7 +22,7 @@ from .live_context import LiveContext
 from .registry import INTERNAL, applies, run_guarded, sort_key
 
 LEAF_RULES = frozenset({"RD004", "RD006", "RD013", "RD014", "RD017", "RD019", "RD025", "RD026", "RD028"})
-_ALL = frozenset({"devices", "wiring", "plan", "settings"})
+_ALL = frozenset({"devices", "wiring", "plan", "settings", "floor"})
 READS = {   # facets a rule's whole-design pass reads (rules not listed: all of them)
     "RD002": {"devices", "wiring"}, "RD003": {"devices", "wiring"}, "RD005": {"devices", "wiring"},
     "RD018": {"devices", "wiring"}, "RD001": {"devices", "wiring", "settings"},

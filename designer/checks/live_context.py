@@ -23,12 +23,14 @@ class Change:
     addresses: set[str] = field(default_factory=set)
     asns: bool = False
     settings: bool = False
+    floor: bool = False                                 # rows, racks or floor settings (the floor rules read them)
     old_servers: dict = field(default_factory=dict)     # a changed device's server before (when it was one)
     old_switches: dict = field(default_factory=dict)    # and its switch
 
     def facets(self) -> set[str]:
         return {name for name, changed in (("devices", self.devices), ("wiring", self.links),
-                                           ("plan", self.addresses or self.asns), ("settings", self.settings))
+                                           ("plan", self.addresses or self.asns), ("settings", self.settings),
+                                           ("floor", self.floor))
                 if changed}
 
 
@@ -73,7 +75,7 @@ class LiveContext(Context):
         servers, switches, links, addresses, asns, settings = self._snapshot
         f = self.fabric
         every = hints.everything
-        change = Change(settings=settings is not f.settings)
+        change = Change(settings=settings is not f.settings, floor=bool(hints.floor or hints.media) or every)
         devices = None if every else hints.devices
         for table, now, old in ((servers, f.servers, change.old_servers), (switches, f.switches, change.old_switches)):
             for key in _changed(table, now, devices):
@@ -116,6 +118,7 @@ class LiveContext(Context):
         spine_keys = set() if full else {
             mesh_key(f, switch) for d in change.devices for switch in (f.switches.get(d), change.old_switches.get(d))
             if switch is not None and switch.role.value == "spine"}
+        self.__dict__.pop("cable_plan", None)        # the floor rules' runs and media: recomputed when asked
         self.settings, self.scheme = f.settings, f.settings.addressing.scheme
         self.switches, self.servers = f.switches, f.servers
         self.leaves, self.spines, self.cores = f.leaves(), f.spines(), f.cores()

@@ -59,6 +59,10 @@ SPEC_OPTIONS = {
                        "for them, so `grow` up to it only adds (default: the size built is final)"),
     "final_servers_per_su": (int, "plan for this many servers per SU (leaves' uplinks and rail subnets "
                                   "sized for them)"),
+    "floor": (str, "physical layout: 'superpod' (a row of racks per SU with its network rack in the middle, "
+                   "spines and cores in a network row) or 'none'"),
+    "servers_per_rack": (int, "servers per compute rack at most (fewer when its power, weight or units run out)"),
+    "rack_power_kw": (float, "power budget of a compute rack in kW"),
 }
 
 

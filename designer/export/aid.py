@@ -24,7 +24,10 @@ from .aid_data import SHEETS, aid_document, columns
 from .aid_schema import aid_schema
 from .csvtext import csv_text
 from .parts import Files, Part
+from .floor_data import BOM_COLUMNS, bom_rows
 from .xlsx import write_xlsx
+
+BOM_HEADERS = ["Part", "Description", "Count", "Per rack", "Unit price", "Total"]
 
 AID_DIR = "aid"
 JSON_FILE, YAML_FILE, SCHEMA_FILE, XLSX_FILE = "fabric.aid.json", "fabric.aid.yaml", "aid.schema.json", "fabric.aid.xlsx"
@@ -106,10 +109,14 @@ def to_csv(rows: list[dict], columns) -> str:
     return csv_text([c.header for c in columns], list(zip(*cells)))
 
 
-def to_xlsx(doc: dict) -> bytes:
+def to_xlsx(doc: dict, bill: list[dict] | None = None) -> bytes:
+    """The workbook: the AID's sheets, and a Bill of materials sheet when ``bill`` has rows."""
     sheets = [(sheet, columns(sheet, doc["design"])) for sheet in SHEETS]
-    return write_xlsx([(sheet.title, [c.header for c in cols], [[row[c.key] for row in doc[sheet.key]] for c in cols])
-                       for sheet, cols in sheets])
+    out = [(sheet.title, [c.header for c in cols], [[row[c.key] for row in doc[sheet.key]] for c in cols])
+           for sheet, cols in sheets]
+    if bill:
+        out.append(("Bill of materials", BOM_HEADERS, [[row[key] for row in bill] for key in BOM_COLUMNS]))
+    return write_xlsx(out)
 
 
 def render_global(fabric: Fabric) -> Files:
@@ -118,7 +125,7 @@ def render_global(fabric: Fabric) -> Files:
     return {
         f"{AID_DIR}/{JSON_FILE}": to_json(doc),
         f"{AID_DIR}/{SCHEMA_FILE}": schema_json(),
-        f"{AID_DIR}/{XLSX_FILE}": to_xlsx(doc),
+        f"{AID_DIR}/{XLSX_FILE}": to_xlsx(doc, bom_rows(fabric)),
     }
 
 

@@ -24,6 +24,7 @@ from ..model.entities import INFINIBAND, SCHEMES, DesignSettings, Role
 from ..model.fabric import Fabric, asn_key
 from ..model.guids import hca_port_guid, switch_guid
 from ..model.guids import text as guid_text
+from ..model.floor import floor_dict
 from ..model.hardware import breakout_runs, cage_range, parse_breakout
 from ..model.ids import natural_key, split_endpoint
 from ..planning.addressing import loopback_key
@@ -56,6 +57,7 @@ def _c(key, header, kind="string", nullable=False, enum=(), description="", when
 
 
 TIERS_KEY, PLANES_KEY, KIND_KEY = "max_spine_oversubscription", "fabric_planes", "fabric_kind"   # bring columns
+FLOOR_KEY = "floor"                   # the halls' rows and racks (model/floor.py), when the design has a floor
 NOTES = _c("notes", "Notes", "integer", True,
            description="rail number (0 = rail plane 0) on every fabric plane; empty when none")
 FABRIC_PLANE = _c("fabric_plane", "Fabric plane", "integer", True, when=PLANES_KEY,
@@ -175,7 +177,7 @@ def _device_rows(fabric: Fabric) -> list[dict]:
                      "gid_index": s.gid_index, "asn": None, "asn_pinned": False, "loopback": None, "breakouts": None, "notes": None})
     for w in _switches(fabric):
         rows.append({"id": w.id, "hostname": w.hostname, "role": w.role.value, "model": w.model, "su": w.su,
-                     "rail": w.rail, "plane": w.plane, "rack": None, "position": None, "gpus": None,
+                     "rail": w.rail, "plane": w.plane, "rack": w.rack, "position": w.position, "gpus": None,
                      "gid_index": None, "asn": fabric.asns.get(w.id), "asn_pinned": fabric.is_pinned(asn_key(w.id)),
                      "loopback": fabric.addresses.get(loopback_key(w.id)),
                      "breakouts": format_breakouts(w.breakouts),
@@ -255,6 +257,8 @@ def _design(fabric: Fabric) -> dict:
         design[PLANES_KEY] = s.fabric_planes
     if s.infiniband:
         design[KIND_KEY] = INFINIBAND
+    if fabric.floor is not None:
+        design[FLOOR_KEY] = floor_dict(fabric.floor)
     return design
 
 

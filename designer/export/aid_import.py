@@ -12,6 +12,7 @@ import functools
 from typing import Callable
 
 from ..model.entities import AddressingSettings, AsnSettings, DesignSettings, Nic, Role, Server, Switch
+from ..model.floor import SETTING_BOUNDS, FloorSettings, Rack, Row
 from ..model.errors import ModelError
 from ..model.fabric import Fabric
 from ..model.hardware import Catalog
@@ -147,7 +148,8 @@ def _replay(fabric: Fabric, data: dict) -> None:
             else:
                 fabric.add_switch(Switch(row["id"], row["hostname"], Role(row["role"]), row["model"], row["su"],
                                          row["rail"], row["plane"], parse_breakouts(row["breakouts"]),
-                                         row.get("group"), row.get("fabric_plane") or 0))
+                                         row.get("group"), row.get("fabric_plane") or 0, row["rack"],
+                                         row["position"]))
         except (ModelError, ValueError) as exc:
             raise AidError(f"{where}: {exc}") from None
     if nic_rows:
@@ -171,11 +173,32 @@ def _replay(fabric: Fabric, data: dict) -> None:
                 raise AidError(f"devices[{n}] ({excerpt(row['id'])}): {exc}") from None
 
 
+def _floor(fabric: Fabric, floor: dict | None) -> None:
+    """The header's floor: its settings, rows and racks (validated by the model, as a design file's)."""
+    if floor is None:
+        return
+    where = "design.floor.settings"
+    try:
+        extra = sorted(set(floor["settings"]) - set(SETTING_BOUNDS))
+        if extra:
+            raise ModelError(f"unknown setting {excerpt(extra[0])}")
+        fabric.set_floor(FloorSettings(**floor["settings"]))
+        for n, row in enumerate(floor["rows"]):
+            where = f"design.floor.rows[{n}]"
+            fabric.add_row(Row(**row))
+        for n, rack in enumerate(floor["racks"]):
+            where = f"design.floor.racks[{n}]"
+            fabric.add_rack(Rack(**rack))
+    except ModelError as exc:
+        raise AidError(f"{where}: {exc}") from None
+
+
 def fabric_from_aid(data, catalog: Catalog) -> Fabric:
     """A Fabric from a parsed AID document; raises AidError with one readable message."""
     validate(data)
     fabric = Fabric(catalog, _settings(data["design"]))
     with fabric.batch():
+        _floor(fabric, data["design"].get("floor"))
         _replay(fabric, data)
         for rail in data["design"]["rails"]:
             if rail["index"] in fabric.rails:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..model.entities import FABRIC_KINDS, SPINE_ASN_MODES, SPINE_PLANE_MODES
-from .aid_data import AID_FORMAT_VERSION, KIND_KEY, PLANES_KEY, SCHEMES_ENUM, SHEETS, TIERS_KEY, Column
+from .aid_data import AID_FORMAT_VERSION, FLOOR_KEY, KIND_KEY, PLANES_KEY, SCHEMES_ENUM, SHEETS, TIERS_KEY, Column
 
 _ID = "https://rail-designer.invalid/aid.schema.json"
 
@@ -54,6 +54,14 @@ def aid_schema() -> dict:
                      "description": "independent fabric planes (brings the Fabric plane column)"},
         KIND_KEY: {"enum": list(FABRIC_KINDS),
                    "description": "infiniband: routed by the subnet manager (brings the GUID and NCCL_IB_HCA columns)"},
+        FLOOR_KEY: _object({
+            "settings": {"type": "object", "description": "rack pitch, routing model and layout numbers"},
+            "rows": {"type": "array", "items": _object({"id": {"type": "string"}, "hall": {"type": "string"},
+                                                        "index": {"type": "integer", "minimum": 0}})},
+            "racks": {"type": "array", "items": _object({
+                "id": {"type": "string"}, "row": {"type": "string"}, "position": {"type": "integer", "minimum": 1},
+                "height_u": {"type": "integer", "minimum": 1}, "power_kw": {"type": "number", "minimum": 0},
+                "weight_kg": {"type": "number", "minimum": 0}})}}),
     })
     schema = {
         "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": _ID,

@@ -5,7 +5,9 @@ order, then front-panel order. A cable is listed at its lower switch (where it i
 cable and a leaf-spine cable at the leaf, a spine-core cable at the spine. Devices are named by host
 name, server ports by their OS interface name (what LLDP reports), switch sub-ports also by their lane
 (the breakout sub-port index). A three-tier design adds a ``tier`` column (server-leaf, leaf-spine,
-spine-core) and a multi-plane one a ``fabric_plane`` column; other designs keep the columns they had.
+spine-core) and a multi-plane one a ``fabric_plane`` column; a design with a floor adds each end's rack
+and unit, the length bought, the media and its parts and a label for each end (`floor_data`); other
+designs keep the columns they had.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from ..model.ids import natural_key, split_endpoint
 from .env import render
 from .csvtext import csv_text
 from .errors import require_hostname, require_port_name
+from .floor_data import FLOOR_COLUMNS, floor_columns
 
 COLUMNS = ["cable", "su", "rail", "a_device", "a_cage", "a_port", "a_lane",
            "b_device", "b_cage", "b_port", "b_lane", "speed_gbps", "cable_type"]
@@ -96,7 +99,7 @@ def cable_type(speed: int, a: dict, b: dict) -> str:
 def columns(fabric: Fabric) -> list[str]:
     """cabling.csv's columns for this design."""
     extra = ([TIER] if fabric.cores() else []) + ([PLANE] if fabric.settings.fabric_planes > 1 else [])
-    return COLUMNS[:3] + extra + COLUMNS[3:]
+    return COLUMNS[:3] + extra + COLUMNS[3:] + (FLOOR_COLUMNS if fabric.floor is not None else [])
 
 
 def _tier(a_switch, b_device: str, fabric: Fabric) -> str:
@@ -109,7 +112,7 @@ def _tier(a_switch, b_device: str, fabric: Fabric) -> str:
 def cable_rows(fabric: Fabric) -> list[dict]:
     """One row per cable, A = switch end, in natural switch order then front-panel order."""
     ends = _Ends(fabric)
-    tiers, planes = bool(fabric.cores()), fabric.settings.fabric_planes > 1
+    tiers, planes, floor = bool(fabric.cores()), fabric.settings.fabric_planes > 1, fabric.floor is not None
     ordered = sorted((ends.cable(link) + (link.speed,) for link in fabric.links.values()), key=lambda r: r[0])
     width = max(4, len(str(len(ordered))))
     rows = []
@@ -125,6 +128,11 @@ def cable_rows(fabric: Fabric) -> list[dict]:
             row[TIER] = _tier(switch, b_end[1], fabric)
         if planes:
             row[PLANE] = switch.fabric_plane
+        if floor:
+            link = fabric.link_at(a_end[0])
+            row.update(floor_columns(fabric, link.id, a_end[0], b_end[0],
+                                     (a["device"], a["port"], b["device"], b["port"]), row["cable"],
+                                     row["cable_type"]))
         rows.append(row)
     return rows
 

@@ -75,7 +75,7 @@ def config_db(sw: dict) -> dict:
     if sw["load_balancing"]["hash"]:
         db["SWITCH_HASH"] = sw["load_balancing"]["hash"]
     db.update(qos_tables([p["name"] for p in sw["ports"] if p["cabled"]], set(sw["downlinks"]),
-                         Lossless(**sw["lossless"])))
+                         Lossless(**sw["lossless"]), sw.get("cable_lengths")))
     return db
 
 

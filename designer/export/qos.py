@@ -13,8 +13,9 @@ BUFFER_PG. Every priority group a class lands in has a profile all the same:
   ``PORT_QOS_MAP.pfc_enable`` plus the port's speed and ``CABLE_LENGTH`` (sonic-swss
   cfgmgr/buffermgr.cpp ``doSpeedUpdateTask``: profile ``pg_lossless_<speed>_<length>_profile`` from
   the platform's pg_profile_lookup.ini; the dynamic model computes the headroom instead). So the
-  file carries CABLE_LENGTH for every cabled port: 5 m to servers, 40 m between switches (SONiC's
-  own defaults for those neighbour roles in buffers_config.j2; give real lengths where known).
+  file carries CABLE_LENGTH for every cabled port: with a floor, the cable's bought length in whole
+  metres (export/floor_data.py); without one, 5 m to servers, 40 m between switches (SONiC's own
+  defaults for those neighbour roles in buffers_config.j2).
 - CNP (class 6) and the default class share PG 0, the lossy PG every SONiC platform already
   buffers with its ``ingress_lossy_profile`` (SONiC's default TC_TO_PRIORITY_GROUP_MAP also maps
   class 6 to PG 0). CNPs are small and few, and egress queue 6 is strict, so a PG of their own
@@ -48,10 +49,11 @@ def _map(pairs: dict[int, int], keys: range) -> dict[str, str]:
 
 
 def qos_tables(ports: list[str], server_ports: set[str] = frozenset(),
-               lossless: Lossless = DEFAULTS) -> dict[str, dict]:
+               lossless: Lossless = DEFAULTS, lengths: dict[str, str] | None = None) -> dict[str, dict]:
     """The global maps and profiles, plus QUEUE, PORT_QOS_MAP, CABLE_LENGTH and PFC_WD for each of
     ``ports`` (the cabled ones); ``server_ports`` are those cabled to servers; ``lossless`` has the ECN
-    and watchdog values.
+    and watchdog values. ``lengths``: each port's cable length from the floor (``"7m"``); a port without
+    one keeps the SERVER_CABLE / FABRIC_CABLE default.
 
     The per-port entries are the same for every port, so each is one object shared by all ports, and
     the global tables are built once for every switch: the result is for writing out, not for editing."""
@@ -65,17 +67,17 @@ def qos_tables(ports: list[str], server_ports: set[str] = frozenset(),
     }
     watchdog = {"action": lossless.pfcwd_action, "detection_time": str(lossless.pfcwd_detection_ms),
                 "restoration_time": str(lossless.pfcwd_restoration_ms)}
-    queues, port_maps, lengths = {}, {}, {}
+    queues, port_maps, cable_lengths = {}, {}, {}
     pfc_wd = {"GLOBAL": {"POLL_INTERVAL": str(lossless.pfcwd_poll_ms)}}
     for port in ports:
         queues[f"{port}|{ROCE_TC}"] = lossless_queue
         queues[f"{port}|{CNP_TC}"] = strict
         port_maps[port] = port_qos
         pfc_wd[port] = watchdog
-        lengths[port] = SERVER_CABLE if port in server_ports else FABRIC_CABLE
+        cable_lengths[port] = (lengths or {}).get(port) or (SERVER_CABLE if port in server_ports else FABRIC_CABLE)
     tables.update(QUEUE=queues, PORT_QOS_MAP=port_maps, PFC_WD=pfc_wd)
-    if lengths:
-        tables["CABLE_LENGTH"] = {CABLE_LENGTH_NAME: lengths}
+    if cable_lengths:
+        tables["CABLE_LENGTH"] = {CABLE_LENGTH_NAME: cable_lengths}
     return tables
 
 

@@ -25,6 +25,7 @@ from ..model.hardware import Port, SwitchModel
 from ..model.ids import endpoint, is_valid_port_name
 from ..model.lossless import resolve
 from ..planning.addressing import loopback_key, svi_key
+from .floor_data import port_lengths
 from .errors import ExportError, require_hostname, require_port_name
 from .load_balancing import switch_hash, switch_notes
 from .ppd_data import leaf_ppd_data, server_prefixes
@@ -156,6 +157,7 @@ def switch_data(fabric: Fabric, switch_id: str) -> dict:
         "ppd": ppd,
         "lossless": asdict(resolve(fabric.settings.lossless)),
         "load_balancing": {"mode": lb.mode, "hash": switch_hash(lb), "notes": switch_notes(lb)},
+        "cable_lengths": port_lengths(fabric, switch_id),     # None without a floor: the QoS defaults
     }
 
 

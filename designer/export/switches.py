@@ -8,8 +8,10 @@ from ..model.ids import natural_key
 from .cabling import cable_rows, cabling_csv, columns, topology_dot
 from .config_db import config_db, config_db_text
 from .deploy import steps_text, switch_global_files
+from .csvtext import csv_text
 from .env import render
 from .lossless_notes import buffer_notes
+from .floor_data import BOM_COLUMNS, bom_rows
 from .parts import Files, Part
 from .switch_data import switch_data
 
@@ -28,6 +30,11 @@ def render_switch(fabric: Fabric, switch_id: str) -> Files:
         f"{folder}/NOTES.txt": render("sonic/notes.j2", sw=sw, steps=steps_text(sw["hostname"]),
                                       buffers=buffer_notes(sw["model"], db)),
     }
+
+
+def render_bom(fabric: Fabric) -> Files:
+    rows = bom_rows(fabric)
+    return {"bom.csv": csv_text(BOM_COLUMNS, [[row[c] for c in BOM_COLUMNS] for row in rows])} if rows else {}
 
 
 def render_cabling(fabric: Fabric) -> Files:
@@ -50,4 +57,8 @@ PARTS: list[Part] = [
          render_global=render_cabling, refused_by=frozenset({"RD010", "RD027"}),      # host and port names
          kinds=frozenset(FABRIC_KINDS),
          apply="cable from cabling.csv switch by switch; verify with `rail-designer verify DESIGN --lldp DIR`"),
+    Part("bom", "bom.csv: the cables, transceivers and fibres to buy, per part number with per-rack counts and "
+                "prices from the catalogue (designs with a floor only)",
+         render_global=render_bom, kinds=frozenset(FABRIC_KINDS),
+         apply="order from bom.csv; cabling.csv names each cable's length, media and parts"),
 ]

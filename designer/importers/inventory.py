@@ -82,11 +82,9 @@ def _apply_row(fabric: Fabric, cells: dict, result: InventoryResult, undo: list)
         undo.append(lambda d=device_id, h=device.hostname: fabric.set_hostname(d, h))
         result.hostnames += 1
     if cells.get("rack") or cells.get("position"):
-        if device_id not in fabric.servers:
-            raise ModelError(f"{device_id} is a switch; racks and positions are recorded for servers")
         position = _whole(cells["position"], "position") if cells.get("position") else device.position
-        fabric.set_server_place(device_id, cells.get("rack") or device.rack, position)
-        undo.append(lambda d=device_id, r=device.rack, p=device.position: fabric.set_server_place(d, r, p))
+        fabric.set_place(device_id, cells.get("rack") or device.rack, position)
+        undo.append(lambda d=device_id, r=device.rack, p=device.position: fabric.set_place(d, r, p))
         result.places += 1
     if cells.get("model"):
         if device_id not in fabric.switches:

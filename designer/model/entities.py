@@ -52,8 +52,8 @@ class Server:
     su: int
     nics: tuple[Nic, ...]
     gpus: int
-    rack: str | None = None
-    position: int | None = None
+    rack: str | None = None           # the rack (a floor rack's id when the design has a floor)
+    position: int | None = None       # its lowest unit in the rack, from 1
     gid_index: int | None = None      # RoCE v2 GID index measured on this server (None: the model's)
 
     def nic(self, index: int) -> Nic:
@@ -84,6 +84,8 @@ class Switch:
     breakouts: tuple[tuple[int, str], ...] = ()   # (cage, mode) for cages not in native mode
     group: int | None = None
     fabric_plane: int = 0
+    rack: str | None = None            # where it stands (as a `Server`'s): rack id and lowest unit
+    position: int | None = None
 
     def breakout_of(self, cage: int, native: str) -> str:
         for c, mode in self.breakouts:

@@ -14,6 +14,8 @@ LINK_ADDED = "link-added"
 LINK_REMOVED = "link-removed"
 PLAN_CHANGED = "plan-changed"          # addresses, ASNs or pins: ids the keys (an address key or a switch id)
 SETTINGS_CHANGED = "settings-changed"
+FLOOR_CHANGED = "floor-changed"        # floor settings, rows or racks: ids the racks or rows (none: the settings)
+MEDIA_CHANGED = "media-changed"        # a cable's media override: ids the cables
 RESET = "reset"                        # many changes at once (a batch): `parts` the events it folded
 
 DEVICE_KINDS = frozenset({SERVER_ADDED, SERVER_REMOVED, SERVER_CHANGED, SWITCH_ADDED, SWITCH_REMOVED,
@@ -34,12 +36,14 @@ class Touched:
     ``plan_all`` says the plan changed at keys not named; ``everything`` that an event did not say
     what it changed (compare it all)."""
 
-    __slots__ = ("devices", "links", "plan", "plan_all", "settings", "everything")
+    __slots__ = ("devices", "links", "plan", "plan_all", "settings", "floor", "media", "everything")
 
     def __init__(self) -> None:
         self.devices: set[str] = set()
         self.links: set[str] = set()
         self.plan: set[str] = set()
+        self.floor: set[str] = set()        # racks or rows changed ("" for the floor's settings)
+        self.media: set[str] = set()        # cables whose media override changed
         self.plan_all = self.settings = self.everything = False
 
     def add(self, event: Event) -> None:
@@ -55,6 +59,10 @@ class Touched:
                 self.plan_all = True
         elif kind == SETTINGS_CHANGED:
             self.settings = True
+        elif kind == FLOOR_CHANGED:
+            self.floor.update(event.ids or ("",))
+        elif kind == MEDIA_CHANGED:
+            self.media.update(event.ids)
         elif kind == RESET and event.parts is not None:
             for part in event.parts:
                 self.add(part)
@@ -68,7 +76,10 @@ class Touched:
         self.plan |= other.plan
         self.plan_all |= other.plan_all
         self.settings |= other.settings
+        self.floor |= other.floor
+        self.media |= other.media
         self.everything |= other.everything
 
     def __bool__(self) -> bool:
-        return bool(self.devices or self.links or self.plan or self.plan_all or self.settings or self.everything)
+        return bool(self.devices or self.links or self.plan or self.plan_all or self.settings or self.floor
+                    or self.media or self.everything)

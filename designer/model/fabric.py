@@ -15,14 +15,14 @@ from . import events as ev
 from .addressing import check_cidr, check_cidrs
 from .entities import DesignSettings, Link, Nic, Rail, Role, ScalableUnit, Server, Switch
 from .errors import ModelError
+from .floor_edits import FloorEdits
 from .ids import (address_key_problem, address_keys_problem, endpoint, endpoint_before, hostname_problem,
                   is_valid_device_id, split_endpoint)
 from .limits import MAX_FABRIC_PLANES, MAX_RAILS, MAX_SU, excerpt
-from .validate import POSITION_RANGE
 from .queries import FabricQueries, Listener, asn_key  # noqa: F401 (asn_key: imported from here too)
 
 
-class Fabric(FabricQueries):
+class Fabric(FloorEdits, FabricQueries):
     """The design. Read with the `FabricQueries` methods; change only through the methods below."""
 
     # ------------------------------------------------------------------ events
@@ -280,19 +280,10 @@ class Fabric(FabricQueries):
         self._replace_device(replace(switch, model=model_id))
 
     def set_server_place(self, server_id: str, rack: str | None, position: int | None) -> None:
-        """Record where a server stands: its rack (None: not known) and its position (unit) in it."""
-        server = self._servers.get(server_id)
-        if server is None:
+        """Record where a server stands (`set_place` for a server only)."""
+        if server_id not in self._servers:
             raise ModelError(f"there is no server '{server_id}'", (server_id,))
-        if rack is not None and (not isinstance(rack, str) or not rack.strip() or len(rack) > 255
-                                 or any(c in rack for c in "\n\r\t")):
-            raise ModelError(f"rack {excerpt(rack)} of {server_id} should be a name of 1 to 255 characters on "
-                             "one line", (server_id,))
-        if position is not None and (not isinstance(position, int) or isinstance(position, bool)
-                                     or not POSITION_RANGE[0] <= position <= POSITION_RANGE[1]):
-            raise ModelError(f"position {excerpt(position)} of {server_id} should be a whole number from "
-                             f"{POSITION_RANGE[0]} to {POSITION_RANGE[1]}", (server_id,))
-        self._replace_device(replace(server, rack=rack, position=position))
+        self.set_place(server_id, rack, position)
 
     # ------------------------------------------------------------------ NICs
     def _replace_nic(self, nic: Nic) -> None:
@@ -369,6 +360,7 @@ class Fabric(FabricQueries):
             raise ModelError(f"there is no cable '{link_id}'", (link_id,))
         del self._link_at[link.a]
         del self._link_at[link.b]
+        self._media.pop(link_id, None)          # a cable's media goes with it
         self._cabled.pop(split_endpoint(link.a)[0], None)
         self._cabled.pop(split_endpoint(link.b)[0], None)
         self._emit(ev.LINK_REMOVED, link.id)

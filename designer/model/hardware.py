@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from .media import MediaCatalog
 from .limits import MAX_BREAKOUT, MAX_CAGES, MAX_SPEED
 
 _BREAKOUT = re.compile(r"^([1-9][0-9]{0,3})x([1-9][0-9]{0,4})G\Z")
@@ -133,6 +134,10 @@ class SwitchModel:
     nos: str = "sonic"
     redirect_to_nexthop: bool = True   # ASIC honours ACL REDIRECT to a next hop
     builtin: bool = True
+    form_factor: str = ""          # cage type (osfp, qsfp-dd, qsfp112...): picks cables and optics
+    rack_units: int = 1            # height in the rack
+    power_w: float | None = None   # typical maximum draw (None: not known)
+    weight_kg: float | None = None
 
     @property
     def native_mode(self) -> str:
@@ -191,6 +196,10 @@ class ServerModel:
     mgmt_interface: str = "eno1"
     gid_index: int = 3
     builtin: bool = True
+    nic_form_factor: str = ""      # the rail NICs' cage type (osfp, qsfp112...)
+    rack_units: int = 4
+    power_w: float | None = None
+    weight_kg: float | None = None
 
     def rail_order(self, fabric_plane: int | None = None) -> list[int]:
         """NIC indexes in rail order: rail k is the k-th NIC by its closest GPU (of one plane, if given)."""
@@ -230,6 +239,7 @@ class Catalog:
 
     switches: dict[str, SwitchModel] = field(default_factory=dict)
     servers: dict[str, ServerModel] = field(default_factory=dict)
+    media: MediaCatalog = field(default_factory=MediaCatalog)
 
     def switch(self, model_id: str) -> SwitchModel:
         try:
@@ -249,4 +259,5 @@ class Catalog:
 
     def merged(self, other: "Catalog") -> "Catalog":
         """A catalog with ``other``'s models added (they win on equal ids)."""
-        return Catalog({**self.switches, **other.switches}, {**self.servers, **other.servers})
+        return Catalog({**self.switches, **other.switches}, {**self.servers, **other.servers},
+                       self.media.merged(other.media))

@@ -56,6 +56,10 @@ class FabricQueries:
         self._port_tables: dict[tuple, dict[str, Port]] = {}
         self._cabled: dict[str, tuple[tuple[Port, str], ...]] = {}   # memo of cabled_ports()
         self._hostnames: dict[str, str] = {}          # hostname -> device id
+        self._floor_settings = None                   # FloorSettings, or None: the design has no floor
+        self._rows: dict = {}                         # row id -> floor.Row
+        self._racks: dict = {}                        # rack id -> floor.Rack
+        self._media: dict[str, str] = {}              # cable id -> the media chosen by hand (planning.media)
         self._listeners: list[Listener] = []
         self._batch_depth = 0
         self._batched = False

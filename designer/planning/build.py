@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from ..model.entities import AddressingSettings, AsnSettings, DesignSettings, LoadBalancing, Nic, Role, Server, Switch
 from ..model.fabric import Fabric
+from ..model.floor import FloorSettings, settings_problems as floor_settings_problems
 from ..model.gcpause import collector_paused
+from ..model.limits import excerpt
 from ..model.hardware import Catalog
 from ..model.ids import endpoint
 from ..model.validate import settings_problems
@@ -33,7 +35,28 @@ def problems_of(spec: BuildSpec, sizing: Sizing) -> list[str]:
     """Every reason ``spec`` cannot be built: its sizing's shortfalls, then its settings' problems."""
     settings = settings_from(spec, sizing)
     return sizing.problems + [f"{'.'.join(map(str, path[-1:]))}: {problem}"
-                              for path, problem in settings_problems(settings)]
+                              for path, problem in settings_problems(settings)] + floor_problems(spec)
+
+
+FLOORS = ("none", "superpod")
+
+
+def floor_problems(spec: BuildSpec) -> list[str]:
+    """What is wrong with the spec's floor parameters."""
+    if spec.floor not in FLOORS:
+        return [f"floor: {excerpt(spec.floor)} is not one of: {', '.join(FLOORS)}"]
+    return [f"{name}: {problem}" for name, problem in floor_settings_problems(floor_settings(spec))]
+
+
+def floor_settings(spec: BuildSpec) -> FloorSettings:
+    return FloorSettings(servers_per_rack=spec.servers_per_rack, compute_rack_kw=spec.rack_power_kw)
+
+
+def _with_floor(spec: BuildSpec, fabric: Fabric) -> Fabric:
+    if spec.floor == "superpod":
+        from .floor_layout import lay_out
+        lay_out(fabric, floor_settings(spec))
+    return fabric
 
 
 def _width(count: int) -> int:
@@ -88,7 +111,7 @@ def build(spec: BuildSpec, catalog: Catalog) -> Fabric:
     settings = settings_from(spec, sizing)
     if is_planned(spec):
         from .growth import planned_design
-        return planned_design(spec, sizing, catalog)
+        return _with_floor(spec, planned_design(spec, sizing, catalog))
     fabric = Fabric(catalog, settings)
     leaf_model = catalog.switch(spec.leaf_model)
     spine_model = catalog.switch(spec.spine_model or spec.leaf_model)
@@ -107,7 +130,7 @@ def build(spec: BuildSpec, catalog: Catalog) -> Fabric:
             else:
                 _add_spines_and_uplinks(fabric, spec, sizing, plane_leaves, leaf_model, spine_model, label)
         assign_addresses(fabric)
-    return fabric
+    return _with_floor(spec, fabric)
 
 
 def _add_leaves(fabric, spec, sizing, model, fabric_plane) -> dict[tuple[int, int, int], list[str]]:

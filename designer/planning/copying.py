@@ -67,10 +67,13 @@ class Clip:
 
 
 def copy_devices(fabric: Fabric, ids) -> Clip:
-    """The devices among ``ids`` (NIC and cable ids count for nothing) and the cables among them."""
+    """The devices among ``ids`` (NIC and cable ids count for nothing) and the cables among them; a copy
+    has no place on the floor (the original keeps its rack)."""
     wanted = {i for i in ids if fabric.has_device(i)}
-    servers = tuple(fabric.servers[i] for i in sorted(wanted, key=natural_key) if i in fabric.servers)
-    switches = tuple(fabric.switches[i] for i in sorted(wanted, key=natural_key) if i in fabric.switches)
+    servers = tuple(replace(fabric.servers[i], rack=None, position=None)
+                    for i in sorted(wanted, key=natural_key) if i in fabric.servers)
+    switches = tuple(replace(fabric.switches[i], rack=None, position=None)
+                     for i in sorted(wanted, key=natural_key) if i in fabric.switches)
     links = tuple((l.a, l.b) for l in fabric.sorted_links()
                   if split_endpoint(l.a)[0] in wanted and split_endpoint(l.b)[0] in wanted)
     return Clip(servers, switches, links)

@@ -78,6 +78,7 @@ def grow(fabric: Fabric, sus: int | None = None, servers_per_su: int | None = No
     for device in (*fabric.switches.values(), *fabric.servers.values()):    # host names are kept
         if target.has_device(device.id) and not target.hostname_owner(device.hostname):
             target.set_hostname(device.id, device.hostname)
+    _keep_floor(fabric, target)
     added = sorted(set(target.switches) - set(fabric.switches) | set(target.servers) - set(fabric.servers))
     return GrowResult(target, sus, servers, _natural(added), len(set(target.links) - set(fabric.links)),
                       conflicts, target.settings.growth)
@@ -170,7 +171,8 @@ def compare(fabric: Fabric, target: Fabric, strict: bool) -> list[str]:
             continue
         if device_id in fabric.switches:
             mine, theirs = fabric.switches[device_id], target.switches.get(device_id)
-            if theirs is None or replace(mine, hostname=theirs.hostname) != theirs:
+            if theirs is None or replace(mine, hostname=theirs.hostname, rack=theirs.rack,
+                                         position=theirs.position) != theirs:   # a place is the floor's
                 changes[device_id].append("built otherwise (role, model, breakouts or place)")
     for link_id, link in target.links.items():
         if link_id in fabric.links:
@@ -238,8 +240,20 @@ def _merge(fabric: Fabric, target: Fabric, sus: int, servers: int) -> GrowResult
                 fabric.set_asn(switch_id, asn)
         if target.settings.growth != fabric.settings.growth:
             fabric.set_settings(replace(fabric.settings, growth=target.settings.growth))
+        _keep_floor(fabric, fabric)
     added = _natural([s.id for s in new_switches] + [s.id for s in new_servers])
     return GrowResult(fabric, sus, servers, added, len(cables), [], fabric.settings.growth)
+
+
+def _keep_floor(fabric: Fabric, target: Fabric) -> None:
+    """A design with a floor keeps it: the target gets its racks and places (when it is another design),
+    and what was added is placed in free room or new racks; nothing that stood somewhere moves."""
+    if fabric.floor is None:
+        return
+    from .floor_layout import copy_floor, lay_out
+    if target is not fabric:
+        copy_floor(fabric, target)
+    lay_out(target)
 
 
 def _natural(ids: list[str]) -> list[str]:

@@ -109,7 +109,18 @@ def planned_cut(spec: BuildSpec, sizing: Sizing, catalog, have: Fabric | None = 
     from .build import settings_from
     settings = replace(settings_from(spec, sizing), growth=growth_plan(spec, sizing))
     groups = -(-spec.sus // sizing.sus_per_group) if sizing.tiers == 3 else None
-    return restricted(_reference(final_of(spec), catalog), settings, spec.sus, spec.servers_per_su, groups, have)
+    return restricted(_reference(_unplaced(final_of(spec)), catalog), settings, spec.sus, spec.servers_per_su,
+                      groups, have)
+
+
+_FLOOR_FIELDS = ("floor", "servers_per_rack", "rack_power_kw")
+
+
+def _unplaced(spec: BuildSpec) -> BuildSpec:
+    """``spec`` without its floor parameters: the reference is never laid out (the cut is, after), and
+    `grow`'s specs (read off a design's settings) find the same reference."""
+    defaults = BuildSpec()
+    return replace(spec, **{name: getattr(defaults, name) for name in _FLOOR_FIELDS})
 
 
 def planned_design(spec: BuildSpec, sizing: Sizing, catalog) -> Fabric:

@@ -56,6 +56,10 @@ class BuildSpec:
     fabric_kind: str = "ethernet"            # or "infiniband": the same wiring, routed by a subnet manager
     load_balancing: str = "ppd"              # ppd, ecmp, qp-hash or adaptive (settings.load_balancing)
     qps: int = 4                             # queue pairs per connection under qp-hash
+    # The floor (planning/floor_layout.py): "none", or "superpod" (a row per SU, a network row).
+    floor: str = "none"
+    servers_per_rack: int = 4                # at most, in a compute rack (fewer when its budgets run out)
+    rack_power_kw: float = 45.0              # power budget of a compute rack
 
     def __post_init__(self):
         # a form's text field gives "1.5": take it as the number it reads as (anything else is reported)

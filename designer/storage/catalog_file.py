@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
+from ..model.media import MediaCatalog
 from ..model.hardware import Catalog, NicSpec, ServerModel, SwitchModel, parse_breakout, port_template
 from ..model.ids import is_valid_device_id, is_valid_port_name
 from ..model.limits import (MAX_CAGES, MAX_CATALOG_BYTES, MAX_GPUS, MAX_LANE_BASE, MAX_LANES, MAX_NIC_INDEX, MAX_NICS,
@@ -14,8 +15,10 @@ from ..resources import resources_dir
 from .yamlio import Context, field, only_keys, parse, read_text
 
 _SWITCH_KEYS = {"id", "vendor", "description", "ports", "speed", "lanes", "breakouts", "port_name",
-                "lane_base", "nos", "redirect_to_nexthop"}
-_SERVER_KEYS = {"id", "vendor", "description", "gpus", "nics", "mgmt_interface", "gid_index"}
+                "lane_base", "nos", "redirect_to_nexthop", "form_factor", "rack_units", "power_w", "weight_kg"}
+_SERVER_KEYS = {"id", "vendor", "description", "gpus", "nics", "mgmt_interface", "gid_index", "nic_form_factor",
+                "rack_units", "power_w", "weight_kg"}
+_PHYSICAL = ("rack_units", "power_w", "weight_kg")
 _NIC_KEYS = {"index", "netdev", "rdma", "speed", "gpus", "fabric_plane"}
 _MAX_MODELS = 1_000
 _NAME = 255
@@ -54,7 +57,8 @@ def parse_switch_model(ctx: Context, raw, path: tuple, builtin: bool) -> SwitchM
         lane_base=field(ctx, raw, "lane_base", path, int, default=0, bounds=(0, MAX_LANE_BASE)),
         nos=field(ctx, raw, "nos", path, str, default="sonic", max_len=64),
         redirect_to_nexthop=field(ctx, raw, "redirect_to_nexthop", path, bool, default=True),
-        builtin=builtin)
+        builtin=builtin, form_factor=field(ctx, raw, "form_factor", path, str, default="", max_len=32),
+        **_physical(ctx, raw, path, 1))
     problem = port_names_problem(model)
     if problem:
         ctx.fail(path + ("port_name",), problem)
@@ -125,7 +129,28 @@ def parse_server_model(ctx: Context, raw, path: tuple, builtin: bool) -> ServerM
         id=model_id, vendor=field(ctx, raw, "vendor", path, str, default=""),
         description=field(ctx, raw, "description", path, str, default=""), gpus=gpus, nics=tuple(nics),
         mgmt_interface=field(ctx, raw, "mgmt_interface", path, str, default="eno1", max_len=_NAME),
-        gid_index=field(ctx, raw, "gid_index", path, int, default=3, bounds=GID_RANGE), builtin=builtin)
+        gid_index=field(ctx, raw, "gid_index", path, int, default=3, bounds=GID_RANGE), builtin=builtin,
+        nic_form_factor=field(ctx, raw, "nic_form_factor", path, str, default="", max_len=32),
+        **_physical(ctx, raw, path, 4))
+
+
+def _physical(ctx: Context, raw: dict, path: tuple, units: int) -> dict:
+    """Height in rack units, power (W) and weight (kg) of a model (the latter two None when not given)."""
+    return {"rack_units": field(ctx, raw, "rack_units", path, int, default=units, bounds=(1, 60)),
+            "power_w": field(ctx, raw, "power_w", path, float, default=None, bounds=(0.0, 1e6)),
+            "weight_kg": field(ctx, raw, "weight_kg", path, float, default=None, bounds=(0.0, 1e5))}
+
+
+def _physical_doc(m, doc: dict, units: int, form_key: str) -> dict:
+    """``doc`` with the physical keys a model sets away from their defaults (so older files stay as they were)."""
+    if getattr(m, form_key):
+        doc[form_key] = getattr(m, form_key)
+    if m.rack_units != units:
+        doc["rack_units"] = m.rack_units
+    for key in ("power_w", "weight_kg"):
+        if getattr(m, key) is not None:
+            doc[key] = getattr(m, key)
+    return doc
 
 
 def _nic_plane(ctx: Context, nic: dict, path: tuple) -> int:
@@ -138,8 +163,11 @@ def _nic_plane(ctx: Context, nic: dict, path: tuple) -> int:
 def parse_catalog(ctx: Context, raw, path: tuple, builtin: bool) -> Catalog:
     if not isinstance(raw, dict):
         ctx.fail(path, "a catalog should be a mapping with switch_models and/or server_models")
-    only_keys(ctx, raw, {"switch_models", "server_models"}, path)
+    only_keys(ctx, raw, {"switch_models", "server_models", "media"}, path)
     catalog = Catalog()
+    if raw.get("media") is not None:
+        from .media_file import parse_media
+        catalog.media = parse_media(ctx, raw["media"], path + ("media",))
     for key in ("switch_models", "server_models"):
         items = raw.get(key)
         if isinstance(items, list) and len(items) > _MAX_MODELS:
@@ -174,7 +202,7 @@ def _builtin() -> Catalog:
 def builtin_catalog() -> Catalog:
     """The bundled models (a fresh copy: callers may add their own)."""
     base = _builtin()
-    return Catalog(dict(base.switches), dict(base.servers))
+    return Catalog(dict(base.switches), dict(base.servers), base.media.merged(MediaCatalog()))
 
 
 def catalog_with(user_files: list[Path] | tuple = ()) -> Catalog:
@@ -197,13 +225,14 @@ def catalog_document(catalog: Catalog, switch_ids, server_ids) -> dict:
 def _switch_doc(m: SwitchModel) -> dict:
     return {"id": m.id, "vendor": m.vendor, "description": m.description, "ports": m.ports,
             "speed": m.speed, "lanes": m.lanes, "breakouts": list(m.breakouts), "port_name": m.port_name,
-            "lane_base": m.lane_base, "nos": m.nos, "redirect_to_nexthop": m.redirect_to_nexthop}
+            "lane_base": m.lane_base, "nos": m.nos, "redirect_to_nexthop": m.redirect_to_nexthop} | \
+        _physical_doc(m, {}, 1, "form_factor")
 
 
 def _server_doc(m: ServerModel) -> dict:
     return {"id": m.id, "vendor": m.vendor, "description": m.description, "gpus": m.gpus,
             "mgmt_interface": m.mgmt_interface, "gid_index": m.gid_index,
-            "nics": [_nic_doc(n) for n in m.nics]}
+            **_physical_doc(m, {}, 4, "nic_form_factor"), "nics": [_nic_doc(n) for n in m.nics]}
 
 
 def _nic_doc(n: NicSpec) -> dict:

@@ -2,8 +2,9 @@
 
 Layout (format_version 1), in this order:
   format_version, name, description, settings, models (only the catalog models the design
-  uses that are not bundled), rails, sus, switches, servers (NIC fields only where they differ
-  from the server model), then three *tables*: links, asns, addresses.
+  uses that are not bundled), rails, sus, floor (only in a design that has one: `floor_file`),
+  switches, servers (NIC fields only where they differ from the server model), then three *tables*:
+  links, asns, addresses, and a fourth, media, only when a cable's media was chosen by hand.
 Three-tier and multi-plane keys (a switch's ``group`` and ``fabric_plane``, the settings
 ``max_spine_oversubscription``, ``fabric_planes``, ``fabric_kind``, ``load_balancing`` and ``asn.core_asn``) and the
 ECN / PFC watchdog overrides (``settings.lossless``, `lossless_file`) are written
@@ -13,6 +14,7 @@ A table is a YAML literal block with one record per line, words separated by spa
   links:      ``<endpoint> -- <endpoint>``
   asns:       ``<switch id> <asn> [pinned]``
   addresses:  ``<key> <a.b.c.d/len> [pinned]``
+  media:      ``<cable id> <media id>``
 Tables keep a 50,000-cable design quick to load and save and read well in a diff.
 Everything is written in natural id order, so an unchanged design saves to identical bytes.
 """
@@ -34,6 +36,7 @@ from ..model.limits import MAX_CAGES, MAX_DESIGN_BYTES, MAX_LINKS, MAX_SERVERS, 
 from ..model.validate import (GID_RANGE, GROUP_RANGE, PLANE_RANGE, POSITION_RANGE, RAIL_RANGE, SU_RANGE,
                               settings_problems)
 from ..planning.growth import PLAN_FIELDS
+from .floor_file import floor_document, read_floor
 from .catalog_file import builtin_catalog, catalog_document, catalog_with, parse_catalog
 from .lossless_file import read_lossless, write_lossless
 from .records import read as read_document, write as write_document
@@ -43,8 +46,8 @@ from .yamlio import Context, FileFormatError, field, only_keys, read_text
 FORMAT_VERSION = 1
 LINK_SEPARATOR = " -- "
 PINNED = "pinned"
-_TOP_KEYS = {"format_version", "name", "description", "settings", "models", "rails", "sus", "switches",
-             "servers", "links", "asns", "addresses"}
+_TOP_KEYS = {"format_version", "name", "description", "settings", "models", "rails", "sus", "floor", "switches",
+             "servers", "links", "asns", "addresses", "media"}
 _TABLES = ("links", "asns", "addresses")
 _NAME = 255                            # characters of an interface or device name the file may hold
 _ASN = re.compile(r"^[0-9]{1,10}\Z")    # ASCII digits only: str.isdigit() also accepts '²'
@@ -74,6 +77,8 @@ def to_document(fabric: Fabric) -> dict:
         doc["models"] = models
     doc["rails"] = [{"index": r.index, "name": r.name} for _, r in sorted(fabric.rails.items())]
     doc["sus"] = [{"index": u.index, "name": u.name} for _, u in sorted(fabric.sus.items())]
+    if fabric.floor is not None:
+        doc["floor"] = floor_document(fabric.floor)
     doc["switches"] = [_switch_doc(sw) for sw in sorted(fabric.switches.values(), key=lambda x: natural_key(x.id))]
     doc["servers"] = [_server_doc(fabric, sv) for sv in fabric.sorted_servers()]
     return doc
@@ -119,6 +124,10 @@ def _switch_doc(sw: Switch) -> dict:
             out[key] = value
     if sw.fabric_plane:
         out["fabric_plane"] = sw.fabric_plane
+    if sw.rack is not None:
+        out["rack"] = sw.rack
+    if sw.position is not None:
+        out["position"] = sw.position
     if sw.breakouts:
         out["breakouts"] = dict(breakout_runs(sw.breakouts))
     return out
@@ -159,6 +168,9 @@ def dumps(fabric: Fabric) -> str:
             parts.append(f"{name}: |\n  " + "\n  ".join(lines) + "\n")
         else:
             parts.append(f"{name}: ''\n")
+    media = fabric.media_overrides
+    if media:                                  # only a design with overrides has the table
+        parts.append("media: |\n  " + "\n  ".join(f"{k} {media[k]}" for k in sorted(media, key=natural_key)) + "\n")
     return "".join(parts)
 
 
@@ -223,10 +235,12 @@ def loads(text: str, file: str = "<design>", catalog: Catalog | None = None) -> 
     fabric = Fabric(catalog, _settings(ctx, raw))
     with fabric.batch():
         _read_rails_and_sus(ctx, raw, fabric)
+        read_floor(ctx, raw, fabric)
         _read_switches(ctx, raw, fabric)
         _read_servers(ctx, raw, fabric)
         _read_links(ctx, raw, fabric)
         _read_plan(ctx, raw, fabric)
+        _read_media(ctx, raw, fabric)
     return fabric
 
 
@@ -329,7 +343,7 @@ def _read_switches(ctx, raw, fabric) -> None:
         if not isinstance(item, dict):
             ctx.fail(path, "a switch should be a mapping with id, role and model")
         only_keys(ctx, item, {"id", "hostname", "role", "model", "su", "rail", "plane", "breakouts", "group",
-                              "fabric_plane"}, path)
+                              "fabric_plane", "rack", "position"}, path)
         sid = field(ctx, item, "id", path, str)
         role = Role(field(ctx, item, "role", path, str, choices=tuple(r.value for r in Role)))
         model = field(ctx, item, "model", path, str)
@@ -342,7 +356,9 @@ def _read_switches(ctx, raw, fabric) -> None:
                         rail=field(ctx, item, "rail", path, int, None, bounds=RAIL_RANGE),
                         plane=field(ctx, item, "plane", path, int, None, bounds=RAIL_RANGE), breakouts=breakouts,
                         group=field(ctx, item, "group", path, int, None, bounds=GROUP_RANGE),
-                        fabric_plane=field(ctx, item, "fabric_plane", path, int, 0, bounds=PLANE_RANGE))
+                        fabric_plane=field(ctx, item, "fabric_plane", path, int, 0, bounds=PLANE_RANGE),
+                        rack=_opt_str(field(ctx, item, "rack", path, (str, int), None, max_len=_NAME)),
+                        position=field(ctx, item, "position", path, int, None, bounds=POSITION_RANGE))
         try:
             fabric.add_switch(switch)
         except ModelError as exc:
@@ -491,6 +507,17 @@ def _read_plan(ctx, raw, fabric) -> None:
             fabric.set_address(words[0], words[1], pinned=pinned)
         except ModelError as exc:
             _table_fail(ctx, "addresses", line, str(exc))
+
+
+def _read_media(ctx, raw, fabric) -> None:
+    """The per-cable media overrides: ``<cable id> <media id>``."""
+    for line, words in _table(ctx, raw, "media"):
+        if len(words) != 2:
+            _table_fail(ctx, "media", line, f"{excerpt(' '.join(words))} should be a cable id and a media id")
+        try:
+            fabric.set_media(words[0], words[1])
+        except ModelError as exc:
+            _table_fail(ctx, "media", line, str(exc))
 
 
 def _plain_addresses(value) -> tuple[list[str], list[str], list[str]] | None:

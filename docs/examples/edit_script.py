@@ -21,7 +21,7 @@ print(f"grew to {grown.sus} SUs: {len(grown.added)} devices, {grown.cables} cabl
 
 (out / "inventory.csv").write_text(
     "device,hostname,rack,position,nic,netdev,rdma\n"
-    "su3-srv01,gpu-c01,R31,2,,,\n"
+    "su3-srv01,gpu-c01,su3-r01,41,,,\n"   # a rack of the floor the preset laid out
     "su3-srv01,,,,nic0,ens1f0np0,mlx5_0\n")
 names = designer.apply_inventory(fabric, out / "inventory.csv")
 print(f"inventory: {names.hostnames} host name, {names.places} rack place, {names.nic_names} NIC names")

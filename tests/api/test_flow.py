@@ -110,7 +110,7 @@ def test_a_partial_export_with_progress_and_a_cancelled_one_that_changes_nothing
     with pytest.raises(designer.ExportCancelled):
         designer.export_bundle(fabric, tmp_path / "bundle", cancel=lambda: True)
     assert (tmp_path / "bundle" / "MANIFEST.sha256").read_bytes() == before
-    with pytest.raises(designer.DesignerError, match="unknown part.*parts: aid, aid-csv, aid-yaml, ansible, cabling"):
+    with pytest.raises(designer.DesignerError, match="unknown part.*parts: aid, aid-csv, aid-yaml, ansible, bom, cabling"):
         designer.export_bundle(fabric, tmp_path / "other", parts="cables")
     shown = designer.render_device(fabric, "su1-srv01")
     for path in ("hosts/su1-srv01/netplan.yaml", "hosts/su1-srv01/policy-routing.sh"):

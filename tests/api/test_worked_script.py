@@ -102,6 +102,6 @@ def test_the_edit_script_grows_names_refuses_and_saves(tmp_path):
     assert lines[3] == "0 errors; 12 added, 18 additive, 0 disruptive"     # the spines and the old leaves
     saved = designer.load(tmp_path / "pod.fabric.yaml")
     server = saved.servers["su3-srv01"]
-    assert (server.hostname, server.rack, server.position) == ("gpu-c01", "R31", 2)
+    assert (server.hostname, server.rack, server.position) == ("gpu-c01", "su3-r01", 41)
     assert saved.nic("su3-srv01/nic0").netdev == "ens1f0np0"
     assert saved.switches["su3-leaf-r0"].model == "generic-64x400g"

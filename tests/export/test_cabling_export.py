@@ -10,6 +10,7 @@ from functools import lru_cache
 
 from hypothesis import given, strategies as st
 
+from designer.export.floor_data import FLOOR_COLUMNS
 from designer.export.cabling import COLUMNS, cable_rows, cabling_csv, columns, topology_dot
 from designer.export.ppd_data import collapse
 from designer.export import ppd, switches
@@ -32,7 +33,7 @@ def fabric(preset: str):
 
 def test_one_row_per_cable_switch_first_in_working_order():
     f = fabric("rail-optimized-64x4")
-    rows = list(csv.DictReader(io.StringIO(cabling_csv(cable_rows(f)))))
+    rows = list(csv.DictReader(io.StringIO(cabling_csv(cable_rows(f), columns(f)))))
     assert len(rows) == len(f.links)
     assert [r["cable"] for r in rows] == [f"C{n:04d}" for n in range(1, len(rows) + 1)]
     ends = {frozenset((f"{r['a_device']}/{r['a_port']}", f"{r['b_device']}/{r['b_port']}")) for r in rows}
@@ -45,7 +46,9 @@ def test_one_row_per_cable_switch_first_in_working_order():
     assert {r["a_lane"] for r in leaf_rows} == {"0", "1"}         # 2 x 400G sub-ports
     assert all("2x400G breakout" in r["cable_type"] for r in leaf_rows)
     uplinks = [r for r in rows if r["b_device"] in f.switches]
-    assert uplinks and all(r["a_lane"] == "" and r["cable_type"] == "800G DAC/AOC" for r in uplinks)
+    # with a floor a straight cable's type names the media chosen for it (without one: "800G DAC/AOC")
+    assert uplinks and all(r["a_lane"] == "" and r["cable_type"] in ("800G DAC", "800G ACC", "800G AOC",
+                                                                     "800G transceivers and fibre") for r in uplinks)
     assert all(r["rail"] == "0" for r in rows if r["a_device"] == "su1-leaf-r0")
 
 
@@ -122,5 +125,6 @@ def test_twin_plane_cabling_names_each_cables_plane():
 
 
 def test_two_tier_cabling_keeps_its_columns():
-    f = fabric("default")
-    assert columns(f) == COLUMNS
+    assert columns(build(load_preset("default").spec(floor="none"), builtin_catalog())) == COLUMNS
+    f = fabric("default")                  # with a floor: each end's rack and unit, length, media, labels
+    assert columns(f) == COLUMNS + FLOOR_COLUMNS

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QDoubleSpin
 
 from ...model.entities import SCHEMES, SPINE_ASN_MODES, SPINE_PLANE_MODES
 from ...planning.spec import CORE_TIERS, BuildSpec, Sizing, format_ratio, is_planned, size
+from ...planning.build import FLOORS
 from ...storage.presets import DEFAULT_PRESET, load_preset, preset_names
 
 AUTO = -1          # spin value meaning "derive it" (None in the spec)
@@ -113,7 +114,8 @@ class NewFromPresetDialog(QDialog):
                    "spine_model": [SAME_AS_LEAF] + sorted(self.catalog.switches),
                    "core_model": [SAME_AS_SPINE] + sorted(self.catalog.switches),
                    "spine_planes": list(SPINE_PLANE_MODES), "scheme": list(SCHEMES),
-                   "spine_asn_mode": list(SPINE_ASN_MODES), "core_tier": list(CORE_TIERS)}.get(name)
+                   "spine_asn_mode": list(SPINE_ASN_MODES), "core_tier": list(CORE_TIERS),
+                   "floor": list(FLOORS)}.get(name)
         if choices:
             w = QComboBox()
             w.addItems(choices)
@@ -125,6 +127,11 @@ class NewFromPresetDialog(QDialog):
             w = QDoubleSpinBox()
             w.setRange(0.1, 64.0)
             w.setSingleStep(0.5)
+            w.valueChanged.connect(self.update_derived)
+        elif name == "rack_power_kw":
+            w = QDoubleSpinBox()
+            w.setRange(0.1, 1000.0)
+            w.setSuffix(" kW")
             w.valueChanged.connect(self.update_derived)
         elif "asn" in name:
             w = QDoubleSpinBox()
