@@ -51,7 +51,10 @@ def test_notes_state_the_calculators_profile_for_each_group(sn5600):
         static = static_headroom(platform, speed, cable).profile
         head = f"    ports at {speed} Mb/s, {cable}, MTU {mtu}, {lanes} lanes: "
         assert f"{head}{dynamic.name}: xon {dynamic.xon} xoff {dynamic.xoff} size {dynamic.size} dynamic_th 0" in notes
-        assert f"{head}{static.name}: xon {static.xon} xoff {static.xoff} size {static.size} dynamic_th 0" in notes
+        if static is not None:
+            assert f"{head}{static.name}: xon {static.xon} xoff {static.xoff} size {static.size} dynamic_th 0" in notes
+        else:               # a real length the SN5600's table does not list (the dynamic model, its default, needs none)
+            assert f"{head}NO PROFILE" in notes
 
 
 def test_a_length_written_differently_changes_the_notes_and_one_the_table_lacks_is_flagged(sn5600):
@@ -59,12 +62,14 @@ def test_a_length_written_differently_changes_the_notes_and_one_the_table_lacks_
     fabric, leaf = sn5600
     db = config_db(switch_data(fabric, leaf))
     port = sorted(db["CABLE_LENGTH"]["AZURE"])[0]
-    db["CABLE_LENGTH"]["AZURE"][port] = "7m"
+    odd = "1999m"                                  # a length no port has (the floor gives real ones) and no table lists
+    assert odd not in db["CABLE_LENGTH"]["AZURE"].values()
+    db["CABLE_LENGTH"]["AZURE"][port] = odd
     notes = buffer_notes("nvidia-sn5600", db)
     dynamic, traditional = notes["models"]
-    seven = [r for r in dynamic["rows"] if r["cable"] == "7m"]
-    assert [r["ports"] for r in seven] == [1] and seven[0]["profile"].startswith(f"pg_lossless_{seven[0]['speed']}_7m")
-    lacking = [r for r in traditional["rows"] if r["cable"] == "7m"]
+    seven = [r for r in dynamic["rows"] if r["cable"] == odd]
+    assert [r["ports"] for r in seven] == [1] and seven[0]["profile"].startswith(f"pg_lossless_{seven[0]['speed']}_{odd}")
+    lacking = [r for r in traditional["rows"] if r["cable"] == odd]
     assert lacking[0]["profile"] is None and "creates no lossless PG" in lacking[0]["problem"]
 
 

@@ -47,9 +47,11 @@ def test_moving_a_rack_changes_lengths_media_bill_and_cable_length_together(yang
         changed = port in moved
         assert (old[port]["length_m"] != new[port]["length_m"]) == changed
         assert int(new[port]["length_m"]) > int(old[port]["length_m"]) if changed else True
-        # CABLE_LENGTH is the cabling plan's bought length, port by port, before and after
-        assert lengths(before)[port] == f"{old[port]['length_m']}m"
-        assert lengths(after)[port] == f"{new[port]['length_m']}m"
+        # CABLE_LENGTH is the cabling plan's bought length, port by port, before and after, rounded up to
+        # a length the platform's pg_profile_lookup.ini lists (generic-64x400g: a Tomahawk 4 table, static)
+        assert lengths(before)[port] == _listed(old[port]["length_m"])
+        assert lengths(after)[port] == _listed(new[port]["length_m"])
+        assert (lengths(before)[port] != lengths(after)[port]) == changed
     assert {new[p]["media"] for p in moved} == {"optics-smf-mpo12"} != {old[p]["media"] for p in moved}
     assert {old[p]["media"] for p in moved} == {"aoc-400g-qsfpdd-osfp"}
     # the bill: the AOCs of those 32 cables (8 rails x 4 servers) become transceivers and fibres
@@ -69,6 +71,13 @@ def test_without_a_floor_cable_length_keeps_its_defaults():
     assert set(lengths(files).values()) == {"5m", "40m"}
     assert "set real" in files["switches/su1-leaf-r0/NOTES.txt"]
     assert "bom.csv" not in _globals(fabric)
+
+
+def _listed(length_m: str) -> str:
+    from designer.export.lossless import table_length
+    listed = table_length("generic-64x400g", "400000", int(length_m))
+    assert listed is not None and int(listed[:-1]) >= int(length_m)
+    return listed
 
 
 def _device(fabric) -> dict:
