@@ -19,7 +19,7 @@ import designer
 from .common import CliError, EXIT_FINDINGS, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE  # noqa: F401 (exported)
 
 # Command modules, in the order their commands appear in --help.
-COMMAND_MODULES = ["design", "export", "lint", "aid", "importers", "analysis", "nccl", "emulate", "drift", "changes", "gui"]
+COMMAND_MODULES = ["design", "export", "lint", "qos", "aid", "importers", "analysis", "nccl", "emulate", "drift", "changes", "gui"]
 
 
 def parser() -> argparse.ArgumentParser:

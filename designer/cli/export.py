@@ -111,7 +111,24 @@ def run_export(args) -> int:
         for wave in plan["waves"]:
             print(f"  {wave['number']}. {wave['name']}: {len(wave['switches'])} switches, {len(wave['hosts'])} hosts"
                   + (" (drained)" if wave["drain"] else ""))
-    return EXIT_OK
+    return _qos_said(result)
+
+
+QOS_SHOWN = 5          # disagreements export prints; qos-check lists them all
+
+
+def _qos_said(result) -> int:
+    """The written bundle's host/switch QoS agreement: exit 1 (findings) when its own files disagree."""
+    report = result.qos
+    if report is None or report.clean:
+        return EXIT_OK
+    print(f"QoS: {len(report.findings)} disagreement(s) between hosts and their switch ports in this bundle:")
+    for finding in report.findings[:QOS_SHOWN]:
+        print(f"  {finding.code} {finding.message}")
+    more = len(report.findings) - QOS_SHOWN
+    print(f"  ... {more} more; " if more > 0 else "  ", end="")
+    print(f"all of them: rail-designer qos-check {result.outdir}")
+    return EXIT_FINDINGS
 
 
 
