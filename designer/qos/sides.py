@@ -21,14 +21,15 @@ from __future__ import annotations
 import csv
 import io
 import json
-import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import yaml
+
 from ..drift.dumps import Dump, DriftInputError, bundle_devices, bundle_text, read_dumps
-from ..drift.host import key_values, rail_nics, roce_expected
+from ..drift.host import key_values, rail_nics, roce_expected, shell_words
 from ..errors import DesignerError
-from ..storage.yamlio import parse
+from .netplan import mtus as netplan_mtus
 
 
 class QosInputError(DesignerError):
@@ -95,12 +96,12 @@ def _netplan_mtus(path: Path, text: str | None) -> dict[str, str]:
     if text is None:
         return {}
     try:
-        data = parse(text, str(path))
-    except DesignerError as exc:
-        raise QosInputError(str(exc)) from None
-    ethernets = (data or {}).get("network", {}).get("ethernets", {}) if isinstance(data, dict) else {}
-    return {str(dev): str(conf.get("mtu")) for dev, conf in (ethernets or {}).items()
-            if isinstance(conf, dict) and "mtu" in conf}
+        return netplan_mtus(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f", line {mark.line + 1}" if mark is not None else ""
+        raise QosInputError(f"{path}{where}: not valid YAML ({getattr(exc, 'problem', None) or exc}); "
+                            "export the bundle again") from None
 
 
 def _nccl_tc(text: str | None) -> str | None:
@@ -115,18 +116,19 @@ def _roce_calls(text: str) -> list[tuple[str, str]]:
     out = []
     for line in text.splitlines():
         if line.startswith("roce_nic "):
-            words = shlex.split(line, comments=True)
+            words = shell_words(line)
             if len(words) >= 3:
                 out.append((words[1], words[2]))
     return out
 
 
-def _by_priority(values: dict[str, str], prefix: str, where: str) -> dict[int, Value]:
-    out = {}
+def _by_priority(values: dict[str, str], where: str) -> dict[str, dict[int, Value]]:
+    """``<folder>/<priority>`` keys grouped by folder (the ECN enables of every NIC, read in one pass)."""
+    out: dict[str, dict[int, Value]] = {}
     for key, value in values.items():
         head, _, tail = key.rpartition("/")
-        if head == prefix and tail.isdigit():
-            out[int(tail)] = Value(value, f"{where}: {key}")
+        if tail.isdigit():
+            out.setdefault(head, {})[int(tail)] = Value(value, f"{where}: {key}")
     return out
 
 
@@ -144,6 +146,7 @@ def read_host(host: str, folder: Path, dump: Dump | None = None) -> list[HostNic
     routing = {n.netdev: n.mtu for n in rail_nics(folder / "policy-routing.sh",
                                                   bundle_text(folder / "policy-routing.sh") or "")}
     running = _dump_mtus(dump) if dump is not None and dump.has("ip-address.json") else None
+    enables = _by_priority(values, where)
     out = []
     for dev, rdma in calls:
         sysfs = f"/sys/class/net/{dev}/ecn"
@@ -160,7 +163,7 @@ def read_host(host: str, folder: Path, dump: Dump | None = None) -> list[HostNic
         out.append(HostNic(
             host, dev, rdma, Value(values.get(f"trust {dev}"), f"{where}: mlnx_qos -i {dev} --trust"),
             Value(values.get(f"pfc {dev}"), f"{where}: mlnx_qos -i {dev} --pfc"), markings,
-            _by_priority(values, f"{sysfs}/roce_np/enable", where), _by_priority(values, f"{sysfs}/roce_rp/enable", where),
+            enables.get(f"{sysfs}/roce_np/enable", {}), enables.get(f"{sysfs}/roce_rp/enable", {}),
             Value(values.get(f"{sysfs}/roce_np/cnp_dscp"), f"{where}: {sysfs}/roce_np/cnp_dscp"),
             Value(values.get(f"{sysfs}/roce_np/cnp_802p_prio"), f"{where}: {sysfs}/roce_np/cnp_802p_prio"), mtus))
     return out
