@@ -252,3 +252,21 @@ def test_export_reports_a_bundle_that_disagrees_with_itself(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "QoS: 32 disagreement(s)" in out  # 16 NICs, each in netplan.yaml and policy-routing.sh and "RD074 MTU: host su1-srv01:ens1np0 MTU 9216" in out
     assert f"rail-designer qos-check {tmp_path / 'b'}" in out
+
+
+def test_a_switch_dump_is_judged_by_its_running_config_db(bundle, tmp_path):
+    """A dump folder as `rail-switch-apply.py dump` writes it (MANIFEST.json + the running CONFIG_DB), where
+    someone moved PFC on one port by hand after the apply."""
+    running = json.loads((bundle / "switches" / SWITCH / "config_db.json").read_text())
+    running["PORT_QOS_MAP"]["Ethernet8"]["pfc_enable"] = "3,4"
+    folder = tmp_path / "dumps" / SWITCH
+    folder.mkdir(parents=True)
+    (folder / "config_db.json").write_text(json.dumps(running))
+    (folder / "MANIFEST.json").write_text(json.dumps({
+        "format": 1, "kind": "switch", "device": SWITCH, "time": "2026-01-01T00:00:00Z",
+        "files": {"config_db.json": "the running CONFIG_DB"}, "unreadable": {}}))
+    report = designer.qos_check(bundle, dumps=tmp_path / "dumps")
+    assert report.dumped == [SWITCH]
+    one_kind(report.findings, "RD071", {"su1-srv03:ens2np0"}, {f"{SWITCH}:Ethernet8"})
+    assert report.findings[0].switch_value == "pfc_enable 3, 4"
+    assert report.findings[0].switch_source == f"{folder / 'config_db.json'}: PORT_QOS_MAP|Ethernet8"
