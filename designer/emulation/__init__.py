@@ -95,7 +95,7 @@ def emulate(fabric: Fabric, *, keep: bool = False, after_setup: Callable[[Runner
                 runner.timings["checks"] = time.monotonic() - checked
                 if qos:
                     proving = time.monotonic()
-                    rows += qos_rows(runner)
+                    rows += qos_rows(runner, rows)
                     runner.timings["qos"] = time.monotonic() - proving
                 if failover:
                     failing = time.monotonic()

@@ -253,9 +253,10 @@ def _judge(proof: Proof, flow: _Flow, moved: dict[tuple[str, str], dict[int, int
     return rows
 
 
-def qos_rows(runner: Runner) -> list[Row]:
-    """The proof on one pair: the first whose NICs sit behind different leaves (the flows cross the fabric), else
-    the first pair; none in a design without two servers on one rail."""
-    probes = runner.plan.probes()
+def qos_rows(runner: Runner, checked: list[Row]) -> list[Row]:
+    """The proof on one pair that reaches each other both ways (the ``checked`` ping rows): the first whose NICs
+    sit behind different leaves (the flows cross the fabric), else the first; none when no pair works."""
+    working = {(r.source, r.target) for r in checked if r.kind == "ping" and r.ok}
+    probes = [(a, b) for a, b in runner.plan.probes() if {(a.label, b.label), (b.label, a.label)} <= working]
     chosen = next(((a, b) for a, b in probes if a.leaf != b.leaf), probes[0] if probes else None)
     return prove(runner, *chosen) if chosen else []
