@@ -29,6 +29,7 @@ import yaml
 from ..drift.dumps import Dump, DriftInputError, bundle_devices, bundle_text, read_dumps
 from ..drift.host import key_values, rail_nics, roce_expected, shell_words
 from ..errors import DesignerError
+from ..model.limits import excerpt
 from .netplan import mtus as netplan_mtus
 
 
@@ -89,6 +90,10 @@ def _config_db(path: Path, text: str) -> dict:
         raise QosInputError(f"{path}: not valid JSON ({exc}); export the bundle again") from None
     if not isinstance(db, dict) or not all(isinstance(t, dict) for t in db.values()):
         raise QosInputError(f"{path}: not a CONFIG_DB object (table -> key -> fields)")
+    bad = next((f"{table}|{key}" for table, entries in db.items() for key, fields in entries.items()
+                if not isinstance(fields, dict)), None)
+    if bad is not None:
+        raise QosInputError(f"{path}: {excerpt(bad)} is not an object of fields; a CONFIG_DB is table -> key -> fields")
     return db
 
 
@@ -136,7 +141,7 @@ def read_host(host: str, folder: Path, dump: Dump | None = None) -> list[HostNic
     rel = f"hosts/{host}"
     script = bundle_text(folder / "roce-qos.sh")
     if script is None:
-        return []
+        return []                                        # every cabled NIC of it then sets no RoCE QoS (RD072)
     calls = _roce_calls(script)
     values, where = roce_expected(script), f"{rel}/roce-qos.sh"
     if dump is not None and dump.has("roce-qos.txt"):
@@ -229,11 +234,9 @@ def _read(bundle: Path, dumps: Path | None) -> Sides:
     for name, folder in devices.hosts.items():
         dump = found.get(name)
         dump = dump if dump is not None and dump.kind == "host" else None
-        nics = read_host(name, folder, dump)
-        if nics:
-            sides.hosts[name] = nics
-            if dump is not None:
-                sides.dumped.append(name)
+        sides.hosts[name] = read_host(name, folder, dump)
+        if dump is not None:
+            sides.dumped.append(name)
     if not _cabling(bundle, sides):
         _descriptions(sides)
     return sides

@@ -270,3 +270,17 @@ def test_a_switch_dump_is_judged_by_its_running_config_db(bundle, tmp_path):
     one_kind(report.findings, "RD071", {"su1-srv03:ens2np0"}, {f"{SWITCH}:Ethernet8"})
     assert report.findings[0].switch_value == "pfc_enable 3, 4"
     assert report.findings[0].switch_source == f"{folder / 'config_db.json'}: PORT_QOS_MAP|Ethernet8"
+
+
+def test_a_host_without_roce_qos_sh_sets_no_qos_on_its_nics(bundle):
+    (bundle / "hosts" / HOST / "roce-qos.sh").unlink()
+    found = findings(bundle)
+    one_kind(found, "RD072", {f"{HOST}:ens{k}np0" for k in range(1, 5)}, {f"su1-leaf-r{k}:Ethernet4" for k in range(4)})
+    assert found[0].host_value == "has no roce_nic call for ens1np0: its RoCE QoS is not set"
+
+
+def test_a_config_db_entry_that_is_not_an_object_is_one_message(bundle, capsys):
+    edit_db(bundle, SWITCH, lambda db: db["PORT_QOS_MAP"].update({"Ethernet4": "ROCE"}))
+    assert main(["qos-check", str(bundle)]) == 2
+    err = capsys.readouterr().err
+    assert "PORT_QOS_MAP|Ethernet4" in err and "is not an object of fields" in err and "Traceback" not in err
