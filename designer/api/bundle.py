@@ -69,20 +69,8 @@ def export_bundle(fabric: Fabric, outdir: str | os.PathLike, *, parts: Iterable[
                               force=force, cancel=cancel, workers=workers or _workers(fabric), reduce=reduce)
     except OSError as exc:
         raise ExportError(f"cannot write {os.fspath(outdir)}: {exc.strerror or exc}") from exc
-    return replace(result, qos=_qos_of(result))
-
-
-def _qos_of(result: ExportResult):
-    """The written bundle's QoS agreement, read back from its files; None when it holds no host-switch pair."""
-    from ..qos.check import check_bundle
-    from ..qos.sides import NothingToCompare
-    names = set(result.files)
-    if not any(n.endswith("/roce-qos.sh") for n in names) or not any(n.endswith("/config_db.json") for n in names):
-        return None
-    try:
-        return check_bundle(Path(result.outdir))
-    except NothingToCompare:
-        return None
+    from ..qos.check import written_bundle
+    return replace(result, qos=written_bundle(Path(result.outdir), result.files))
 
 
 def _names(names: Iterable[str] | str | None) -> list[str] | None:

@@ -8,6 +8,7 @@ import time
 
 import designer
 
+from ..qos.check import said_on_export
 from .common import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, CliError, say_removed
 
 
@@ -114,21 +115,12 @@ def run_export(args) -> int:
     return _qos_said(result)
 
 
-QOS_SHOWN = 5          # disagreements export prints; qos-check lists them all
-
-
 def _qos_said(result) -> int:
     """The written bundle's host/switch QoS agreement: exit 1 (findings) when its own files disagree."""
-    report = result.qos
-    if report is None or report.clean:
-        return EXIT_OK
-    print(f"QoS: {len(report.findings)} disagreement(s) between hosts and their switch ports in this bundle:")
-    for finding in report.findings[:QOS_SHOWN]:
-        print(f"  {finding.code} {finding.message}")
-    more = len(report.findings) - QOS_SHOWN
-    print(f"  ... {more} more; " if more > 0 else "  ", end="")
-    print(f"all of them: rail-designer qos-check {result.outdir}")
-    return EXIT_FINDINGS
+    lines = said_on_export(result.qos, result.outdir)
+    for line in lines:
+        print(line)
+    return EXIT_FINDINGS if lines else EXIT_OK
 
 
 

@@ -46,6 +46,27 @@ def check_bundle(bundle: Path, dumps: Path | None = None) -> QosReport:
     return report
 
 
+def written_bundle(outdir: Path, files: list[str]) -> QosReport | None:
+    """The check on a bundle just written (``files``: its paths); None when it holds no host-switch pair."""
+    if not any(n.endswith("/roce-qos.sh") for n in files) or not any(n.endswith("/config_db.json") for n in files):
+        return None
+    try:
+        return check_bundle(Path(outdir))
+    except NothingToCompare:
+        return None
+
+
+def said_on_export(report: QosReport | None, outdir, shown: int = 5) -> list[str]:
+    """What export says about the bundle it wrote: nothing when hosts and switches agree."""
+    if report is None or report.clean:
+        return []
+    lines = [f"QoS: {len(report.findings)} disagreement(s) between hosts and their switch ports in this bundle:"]
+    lines += [f"  {f.code} {f.message}" for f in report.findings[:shown]]
+    more = len(report.findings) - shown
+    lines.append(("  ... " + f"{more} more; " if more > 0 else "  ") + f"all of them: rail-designer qos-check {outdir}")
+    return lines
+
+
 def table(report: QosReport) -> list[str]:
     lines = [f"{f.code} {f.message}" for f in report.findings]
     if report.dumped:
