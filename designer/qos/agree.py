@@ -23,8 +23,8 @@ CODES = {
     "RD070": ("DSCP -> class: the switch puts the host's RoCE data or CNP DSCP in another class than the "
               "priority the host sends it on",
               "make roce-qos.sh / nccl.env and the switch's DSCP_TO_TC_MAP agree (export the bundle again)"),
-    "RD071": ("PFC: the priorities with PFC differ between host and switch, or the lossless class's PG / "
-              "queue maps disagree with the PFC priority maps",
+    "RD071": ("PFC: the priorities with PFC differ between host and switch, RoCE data rides a class with PFC on "
+              "neither end, or the lossless class's PG / queue maps disagree with the PFC priority maps",
               "make mlnx_qos --pfc and PORT_QOS_MAP.pfc_enable (and the TC/PFC -> PG/queue maps) agree"),
     "RD072": ("trust: host and switch do not both classify by DSCP", "set mlnx_qos --trust dscp on the host and "
               "bind a DSCP_TO_TC_MAP on the switch port (PORT_QOS_MAP.dscp_to_tc_map)"),
@@ -159,14 +159,18 @@ def compare_pair(nic: HostNic, port: Port, path_mtu: tuple[int, str, str] | None
     if host_pfc != switch_pfc:
         differ("RD071", "PFC priorities", f"PFC on {_names(host_pfc)}", f"pfc_enable {_names(switch_pfc)}",
                nic.pfc.source, port.where)
-    valid = [tos for _, tos in data if tos is not None and 0 <= tos <= 255]
-    if valid:
-        dscp = valid[0] >> 2
+    valid = [(m, tos) for m, tos in data if tos is not None and 0 <= tos <= 255]
+    for dscp in sorted({tos >> 2 for _, tos in valid}):
         tc, _ = port.dscp_class(dscp)
-        if tc == nic_priority(dscp):           # else RD070 said it: the class's PG, queue and ECN are beside the point
-            out += _lossless_maps(nic, port, tc) if tc in switch_pfc else []
-            out += _ecn(nic, port, tc, nic_priority(dscp), [(m, t) for m, t in data if t in valid])
-    return out + _mtu(nic, port, path_mtu)
+        if tc != nic_priority(dscp):
+            continue                            # RD070 said it: the class's PFC, PG, queue and ECN are beside the point
+        if tc not in switch_pfc and tc not in host_pfc:
+            differ("RD071", "RoCE data priority", f"sends RoCE data on priority {tc} without PFC (PFC on "
+                   f"{_names(host_pfc)})", f"has no PFC on class {tc} (pfc_enable {_names(switch_pfc)})",
+                   nic.pfc.source, port.where)
+        out += _lossless_maps(nic, port, tc) if tc in switch_pfc else []
+        out += _ecn(nic, port, tc, nic_priority(dscp), [(m, t) for m, t in valid if t >> 2 == dscp])
+    return list(dict.fromkeys(out + _mtu(nic, port, path_mtu)))      # one line per distinct disagreement
 
 
 def _lossless_maps(nic: HostNic, port: Port, tc: int) -> list[Disagreement]:

@@ -284,3 +284,16 @@ def test_a_config_db_entry_that_is_not_an_object_is_one_message(bundle, capsys):
     assert main(["qos-check", str(bundle)]) == 2
     err = capsys.readouterr().err
     assert "PORT_QOS_MAP|Ethernet4" in err and "is not an object of fields" in err and "Traceback" not in err
+
+
+def test_both_ends_moved_off_the_lossless_priority_alike_is_still_reported(bundle):
+    """Host and leaf agree on DSCP 8 -> class 1, but neither has PFC on 1: RoCE data is lossy."""
+    edit_text(bundle / "hosts" / HOST / "nccl.env", "NCCL_IB_TC=106", "NCCL_IB_TC=34")         # DSCP 8, ECT(0)
+    for k in range(4):
+        edit_db(bundle, f"su1-leaf-r{k}", lambda db: db["DSCP_TO_TC_MAP"]["ROCE"].update({"8": "1"}))
+    found = findings(bundle)
+    lossy = [f for f in found if f.code == "RD071"]
+    one_kind(lossy, "RD071", {f"{HOST}:ens{k}np0" for k in range(1, 5)}, {f"su1-leaf-r{k}:Ethernet4" for k in range(4)})
+    assert {f.host_value for f in lossy} == {"sends RoCE data on priority 1 without PFC (PFC on 3)"}
+    # and queue 1 marks no ECN for the ECT(0) packets: the other consequence, said too
+    assert {f.code for f in found} == {"RD071", "RD073"} and len(found) == 8
