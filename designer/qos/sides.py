@@ -127,13 +127,14 @@ def _roce_calls(text: str) -> list[tuple[str, str]]:
     return out
 
 
-def _by_priority(values: dict[str, str], where: str) -> dict[str, dict[int, Value]]:
-    """``<folder>/<priority>`` keys grouped by folder (the ECN enables of every NIC, read in one pass)."""
+def _by_priority(values: dict[str, str], at) -> dict[str, dict[int, Value]]:
+    """``<folder>/<priority>`` keys grouped by folder (the ECN enables of every NIC, read in one pass);
+    ``at(key)`` says where each was read."""
     out: dict[str, dict[int, Value]] = {}
     for key, value in values.items():
         head, _, tail = key.rpartition("/")
         if tail.isdigit():
-            out.setdefault(head, {})[int(tail)] = Value(value, f"{where}: {key}")
+            out.setdefault(head, {})[int(tail)] = Value(value, at(key))
     return out
 
 
@@ -144,20 +145,26 @@ def read_host(host: str, folder: Path, dump: Dump | None = None) -> list[HostNic
         return []                                        # every cabled NIC of it then sets no RoCE QoS (RD072)
     calls = _roce_calls(script)
     values, where = roce_expected(script), f"{rel}/roce-qos.sh"
+    ran: dict[str, str] = {}
     if dump is not None and dump.has("roce-qos.txt"):
-        values, where = key_values(dump.text("roce-qos.txt")), f"{dump.folder}/roce-qos.txt"
+        ran = key_values(dump.text("roce-qos.txt"))
+        # what the dump could not read (no mlnx_qos there, a sysfs file missing) stays the script's, and says so
+        where, values = f"{dump.folder}/roce-qos.txt", {**values, **ran}
+
+    def at(key: str) -> str:
+        return f"{where}: {key}" if not ran or key in ran else f"{rel}/roce-qos.sh (not in the dump): {key}"
     nccl_tc = _nccl_tc(bundle_text(folder / "nccl.env"))
     netplan = _netplan_mtus(folder / "netplan.yaml", bundle_text(folder / "netplan.yaml"))
     routing = {n.netdev: n.mtu for n in rail_nics(folder / "policy-routing.sh",
                                                   bundle_text(folder / "policy-routing.sh") or "")}
     running = _dump_mtus(dump) if dump is not None and dump.has("ip-address.json") else None
-    enables = _by_priority(values, where)
+    enables = _by_priority(values, at)
     out = []
     for dev, rdma in calls:
         sysfs = f"/sys/class/net/{dev}/ecn"
-        markings = [Value(values.get(f"roce_tos {rdma}"), f"{where}: cma_roce_tos -d {rdma}"),
-                    Value(values.get(f"/sys/class/infiniband/{rdma}/tc/1/traffic_class"),
-                          f"{where}: /sys/class/infiniband/{rdma}/tc/1/traffic_class")]
+        tc_file = f"/sys/class/infiniband/{rdma}/tc/1/traffic_class"
+        markings = [Value(values.get(f"roce_tos {rdma}"), at(f"roce_tos {rdma}") if ran else
+                          f"{where}: cma_roce_tos -d {rdma}"), Value(values.get(tc_file), at(tc_file))]
         if nccl_tc is not None:
             markings.append(Value(nccl_tc, f"{rel}/nccl.env: NCCL_IB_TC"))
         if running is not None:
@@ -165,12 +172,13 @@ def read_host(host: str, folder: Path, dump: Dump | None = None) -> list[HostNic
         else:
             mtus = ([Value(netplan[dev], f"{rel}/netplan.yaml: ethernets.{dev}.mtu")] if dev in netplan else [])
             mtus += [Value(routing[dev], f"{rel}/policy-routing.sh: rail_nic {dev} mtu")] if dev in routing else []
+        mlnx = (lambda key, flag: at(key) if ran else f"{where}: mlnx_qos -i {dev} {flag}")
         out.append(HostNic(
-            host, dev, rdma, Value(values.get(f"trust {dev}"), f"{where}: mlnx_qos -i {dev} --trust"),
-            Value(values.get(f"pfc {dev}"), f"{where}: mlnx_qos -i {dev} --pfc"), markings,
+            host, dev, rdma, Value(values.get(f"trust {dev}"), mlnx(f"trust {dev}", "--trust")),
+            Value(values.get(f"pfc {dev}"), mlnx(f"pfc {dev}", "--pfc")), markings,
             enables.get(f"{sysfs}/roce_np/enable", {}), enables.get(f"{sysfs}/roce_rp/enable", {}),
-            Value(values.get(f"{sysfs}/roce_np/cnp_dscp"), f"{where}: {sysfs}/roce_np/cnp_dscp"),
-            Value(values.get(f"{sysfs}/roce_np/cnp_802p_prio"), f"{where}: {sysfs}/roce_np/cnp_802p_prio"), mtus))
+            Value(values.get(f"{sysfs}/roce_np/cnp_dscp"), at(f"{sysfs}/roce_np/cnp_dscp")),
+            Value(values.get(f"{sysfs}/roce_np/cnp_802p_prio"), at(f"{sysfs}/roce_np/cnp_802p_prio")), mtus))
     return out
 
 

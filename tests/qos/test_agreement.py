@@ -15,6 +15,7 @@ import pytest
 
 import designer
 from designer.cli import main
+from designer.qos.sides import read_sides
 from tests.conftest import preset_fabric
 from tests.drift.stand_ins import install_roce_tools, roce_script_below
 
@@ -297,3 +298,26 @@ def test_both_ends_moved_off_the_lossless_priority_alike_is_still_reported(bundl
     assert {f.host_value for f in lossy} == {"sends RoCE data on priority 1 without PFC (PFC on 3)"}
     # and queue 1 marks no ECN for the ECT(0) packets: the other consequence, said too
     assert {f.code for f in found} == {"RD071", "RD073"} and len(found) == 8
+
+
+def test_what_a_host_dump_could_not_read_stays_the_scripts_and_says_so(bundle, tmp_path):
+    """Dumped where mlnx_qos is missing (trust and PFC unread): those keep roce-qos.sh's values, named as
+    such, so no false trust finding; the CNP DSCP the host really runs (46) is still caught."""
+    import os
+    root, bindir = tmp_path / "root", tmp_path / "bin"
+    install_roce_tools(bindir)
+    env = {**os.environ, "PATH": f"{bindir}:{os.environ['PATH']}", "RAIL_DUMP_ROOT": str(root)}
+    script = (bundle / "hosts" / HOST / "roce-qos.sh").read_text().replace(
+        'echo "48" > "/sys/class/net/$dev/ecn/roce_np/cnp_dscp"', 'echo "46" > "/sys/class/net/$dev/ecn/roce_np/cnp_dscp"')
+    (tmp_path / "roce.sh").write_text(roce_script_below(script, root))
+    subprocess.run(["bash", str(tmp_path / "roce.sh")], check=True, env=env)
+    dumps = tmp_path / "dumps"
+    bare = {**env, "PATH": "/usr/sbin:/usr/bin:/sbin:/bin"}                       # no mlnx_qos when dumping
+    subprocess.run(["bash", str(bundle / "hosts" / HOST / "rail-dump.sh"), str(dumps / HOST)], check=True, env=bare,
+                   capture_output=True)
+    report = designer.qos_check(bundle, dumps=dumps)
+    one_kind(report.findings, "RD070", {f"{HOST}:ens{k}np0" for k in range(1, 5)},
+             {f"su1-leaf-r{k}:Ethernet4" for k in range(4)})
+    assert {f.switch_value for f in report.findings} == {"maps DSCP 46 to class 0"}
+    nic = read_sides(bundle, dumps).hosts[HOST][0]
+    assert nic.trust.text == "dscp" and "(not in the dump)" in nic.trust.source
