@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import importlib
 
-from .api.bundle import bundle_parts, export_bundle, lint, render_device
+from .api.bundle import bundle_parts, export_bundle, lint, qos_check, render_device
 from .api.changes import diff
 from .api.design import assign, build, catalog, check, checks_not_run, grow, import_aid, load, presets, save, size, spec
 from .api.floor import floor
@@ -46,7 +46,7 @@ __all__ = [
     "load", "save", "presets", "catalog", "spec", "size", "build", "assign", "grow", "check", "checks_not_run",
     "import_aid", "floor",
     # the bundle
-    "export_bundle", "bundle_parts", "render_device", "lint",
+    "export_bundle", "bundle_parts", "render_device", "lint", "qos_check",
     # questions
     "trace", "analyze", "compare_modes", "failure_capacity", "nccl_check", "headroom",
     # real machines

@@ -1,9 +1,11 @@
 """The config bundle: export it to a folder (all parts or some), render one device's files in memory,
-and lint a bundle's config_db.json files against SONiC's YANG models."""
+lint a bundle's config_db.json files against SONiC's YANG models, and check that its hosts and switches
+agree on RoCE QoS."""
 
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -15,6 +17,7 @@ if TYPE_CHECKING:
     from ..export.bundle import ExportResult
     from ..export.parts import Part
     from ..model.fabric import Fabric
+    from ..qos.check import QosReport
     from ..sonic.lint import FileResult
 
 PARALLEL_FROM_DEVICES = 500       # forked renderers pay off from a few hundred devices
@@ -35,7 +38,8 @@ def export_bundle(fabric: Fabric, outdir: str | os.PathLike, *, parts: Iterable[
     called after each rendered device; ``cancel()`` is asked between devices, and when it returns True
     the export stops with ``ExportCancelled`` and leaves ``outdir`` as it was. ``workers``: forked render
     processes (default: one for small designs, up to four from 500 devices). Returns an ``ExportResult``
-    (``outdir``, ``files``, ``bytes``, ``removed``: leftovers of killed exports it cleaned up). Raises a
+    (``outdir``, ``files``, ``bytes``, ``removed``: leftovers of killed exports it cleaned up, ``qos``: the
+    written bundle's `qos_check` report, None without a host NIC and switch port to compare). Raises a
     DesignerError (``ExportError``) for a design or a folder it cannot write.
 
     ``since``: write a change bundle: only the device folders whose files differ from those of ``since``
@@ -61,10 +65,12 @@ def export_bundle(fabric: Fabric, outdir: str | os.PathLike, *, parts: Iterable[
             old, label = design_digests(since, _names(parts), _names(with_parts)), f"design '{since.settings.name}'"
         reduce = ChangeBundle(fabric, old, label, max_drain)
     try:
-        return write_bundle(fabric, outdir, progress=progress, only=_names(parts), extra=_names(with_parts),
-                            force=force, cancel=cancel, workers=workers or _workers(fabric), reduce=reduce)
+        result = write_bundle(fabric, outdir, progress=progress, only=_names(parts), extra=_names(with_parts),
+                              force=force, cancel=cancel, workers=workers or _workers(fabric), reduce=reduce)
     except OSError as exc:
         raise ExportError(f"cannot write {os.fspath(outdir)}: {exc.strerror or exc}") from exc
+    from ..qos.check import written_bundle
+    return replace(result, qos=written_bundle(Path(result.outdir), result.files))
 
 
 def _names(names: Iterable[str] | str | None) -> list[str] | None:
@@ -104,3 +110,16 @@ def lint(bundle: str | os.PathLike, yang_dir: str | os.PathLike, *,
     from ..sonic.schema import Models
     models = Models(yang_dir)
     return lint_files(Path(bundle), models, Path(running) if running else None)
+
+
+def qos_check(bundle: str | os.PathLike, *, dumps: str | os.PathLike | None = None) -> QosReport:
+    """Do each host NIC and the switch port it is cabled to agree on RoCE QoS? Read from the bundle's files
+    (each host's roce-qos.sh, nccl.env, netplan.yaml and policy-routing.sh, each switch's config_db.json,
+    cabling.csv), not from the design, so a file edited by hand or by another tool is judged as it is.
+    ``dumps``: a folder of device dumps (`check_drift`'s); a dumped device's side is then what it runs.
+    Returns a ``QosReport``: ``pairs`` compared, ``findings`` (each ``code`` RD070-RD074, ``host``
+    (host:netdev), ``switch`` (switch:port), ``what``, ``host_value``, ``switch_value``, ``host_source``,
+    ``switch_source``, ``message``), ``dumped`` and ``clean``. Raises ``QosInputError`` (a DesignerError)
+    for a bundle that cannot be read or holds no host-switch pair to compare."""
+    from ..qos.check import check_bundle
+    return check_bundle(Path(bundle), Path(dumps) if dumps is not None else None)

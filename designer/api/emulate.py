@@ -19,7 +19,9 @@ def emulate(fabric: Fabric, *, failover: bool = True, keep: bool = False,
     """Build a small design in network namespaces (one per server and switch, a veth pair per cable), run
     the bundle's files unchanged (host scripts and sysctls, config_db.json, FRR on frr.conf, the PPD agent),
     wait for BGP, and check: BGP tables, every rail NIC reaching every other NIC of its rail with replies
-    on the right NIC, the leaves' pins. With ``failover`` it then pulls one uplink and powers off one
+    on the right NIC, the leaves' pins, and (``qos`` rows) where RoCE data and CNPs marked as the host files
+    say land, priority and queue, at every hop (tc stand-ins for NIC and ASIC, docs/qos-agreement.md). With
+    ``failover`` it then pulls one uplink and powers off one
     spine, probing a flow per pinned NIC. ``commands``: ``(device, shell command)`` pairs run with bash in
     the device's namespace after setup, before the checks (to break something by hand); each one's exit
     status goes to ``log``, as do progress lines. Everything created is removed at the end (also on error

@@ -19,8 +19,8 @@ import designer
 from .common import CliError, EXIT_FINDINGS, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE  # noqa: F401 (exported)
 
 # Command modules, in the order their commands appear in --help.
-COMMAND_MODULES = ["design", "floor", "export", "lint", "aid", "importers", "analysis", "lossless", "nccl", "emulate",
-                   "drift", "changes", "gui"]
+COMMAND_MODULES = ["design", "floor", "export", "lint", "qos", "aid", "importers", "analysis", "lossless", "nccl",
+                   "emulate", "drift", "changes", "gui"]
 
 
 def parser() -> argparse.ArgumentParser:

@@ -8,6 +8,7 @@ import time
 
 import designer
 
+from ..qos.check import said_on_export
 from .common import EXIT_FINDINGS, EXIT_INTERRUPTED, EXIT_OK, CliError, say_removed
 
 
@@ -111,7 +112,15 @@ def run_export(args) -> int:
         for wave in plan["waves"]:
             print(f"  {wave['number']}. {wave['name']}: {len(wave['switches'])} switches, {len(wave['hosts'])} hosts"
                   + (" (drained)" if wave["drain"] else ""))
-    return EXIT_OK
+    return _qos_said(result)
+
+
+def _qos_said(result) -> int:
+    """The written bundle's host/switch QoS agreement: exit 1 (findings) when its own files disagree."""
+    lines = said_on_export(result.qos, result.outdir)
+    for line in lines:
+        print(line)
+    return EXIT_FINDINGS if lines else EXIT_OK
 
 
 

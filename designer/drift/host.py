@@ -37,11 +37,30 @@ class RailNic:
         return self.cidr.partition("/")[0]
 
 
+_WORD = r'(?:"[^"\\$`]*"|[^\s"\'\\$`#;&|<>()]+)'
+_PLAIN_CALL = re.compile(rf"^{_WORD}(?:\s+{_WORD})*\s*(?:\s#.*)?$")
+_TOKEN = re.compile(r'"([^"]*)"|(#.*)|(\S+)')
+
+
+def shell_words(line: str) -> list[str]:
+    """The words of one shell command line, as ``shlex.split(line, comments=True)`` gives them; the common
+    case (plain words and double-quoted ones without escapes or expansions) by a regular expression,
+    which is many times faster on a 4,096-host bundle."""
+    if not _PLAIN_CALL.match(line):
+        return shlex.split(line, comments=True)
+    words = []
+    for match in _TOKEN.finditer(line):
+        if match.group(2) is not None:
+            break
+        words.append(match.group(1) if match.group(1) is not None else match.group(3))
+    return words
+
+
 def rail_nics(path: Path, text: str) -> list[RailNic]:
     out = []
     for n, line in enumerate(text.splitlines(), 1):
         if line.startswith("rail_nic "):
-            words = shlex.split(line, comments=True)
+            words = shell_words(line)
             if len(words) != 9:
                 raise DriftInputError(f"{path}, line {n}: a rail_nic call needs 8 values; export the bundle again")
             out.append(RailNic(*words[1:]))
@@ -70,7 +89,7 @@ def roce_expected(text: str) -> dict[str, str]:
     out = {}
     for line in text.splitlines():
         if line.startswith("roce_nic "):
-            _, dev, rdma = shlex.split(line, comments=True)[:3]
+            _, dev, rdma = shell_words(line)[:3]
             if trust:
                 out[f"trust {dev}"], out[f"pfc {dev}"] = trust.group(1), trust.group(2)
             if tos:

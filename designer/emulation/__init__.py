@@ -18,6 +18,7 @@ from ..model.fabric import Fabric
 from .checks import Row, run_checks
 from .failover import run_failovers
 from .netns import Runner, environment_problem, free_run_id
+from .qos import qos_rows
 from .sweep import KEPT
 from .plan import EmulationError, Plan, make_plan
 
@@ -72,10 +73,11 @@ def _signals_blocked():
 
 def emulate(fabric: Fabric, *, keep: bool = False, after_setup: Callable[[Runner], None] | None = None,
             run_id: str | None = None, log: Callable[[str], None] | None = None,
-            failover: bool = True) -> EmulationResult:
+            failover: bool = True, qos: bool = True) -> EmulationResult:
     """Build, check, tear down. ``after_setup(runner)`` runs once everything is configured and before the
     checks (e.g. ``runner.exec(ns, [...])`` to break a host by hand). With ``failover`` the uplink and spine
-    scenarios (`failover.run_failovers`) run after the checks. Raises EmulationError with one readable
+    scenarios (`failover.run_failovers`) run after the checks; with ``qos`` first the QoS proof (`qos.qos_rows`:
+    where DSCP 26 and CNPs land, hop by hop, under the tc stand-ins it states). Raises EmulationError with one readable
     message when the environment or the design cannot be emulated."""
     problem = environment_problem()
     if problem:
@@ -91,6 +93,10 @@ def emulate(fabric: Fabric, *, keep: bool = False, after_setup: Callable[[Runner
                 checked = time.monotonic()
                 rows = run_checks(runner, plan)
                 runner.timings["checks"] = time.monotonic() - checked
+                if qos:
+                    proving = time.monotonic()
+                    rows += qos_rows(runner, rows)
+                    runner.timings["qos"] = time.monotonic() - proving
                 if failover:
                     failing = time.monotonic()
                     rows += run_failovers(runner)

@@ -4,7 +4,8 @@ One network namespace per server and per switch (``<run id>-<device id>``), one 
 whose ends carry the design's interface names. Every device gets its files exactly as the bundle
 exports them (the same export code):
 
-- hosts: ``policy-routing.sh`` and ``sysctl.conf``, run unchanged;
+- hosts: ``policy-routing.sh`` and ``sysctl.conf``, run unchanged (``roce-qos.sh`` and ``nccl.env`` are
+  written beside them for the QoS proof, `qos`: they need a Mellanox NIC and NCCL to run);
 - switches (leaves, spines and cores): ``config_db.json`` applied as SONiC's managers would
   (`configdb.apply_config_db`), FRR's own daemons started on ``frr.conf`` (`frr`), and on each leaf
   ``rail-ppd-agent.py run --backend linux`` on its ``ppd-pins.json``. No route is computed here: routing
@@ -36,6 +37,8 @@ __all__ = ["EmulationError", "Plan", "make_plan"]
 MAX_NAMESPACES = 64
 MAX_CABLES = 256
 SWITCH_SYSCTLS = ("net.ipv4.ip_forward=1", "net.ipv4.conf.all.rp_filter=2", "net.ipv4.conf.default.rp_filter=2")
+# written into each host's folder: the first two run; roce-qos.sh and nccl.env are read by the QoS proof (qos.py)
+HOST_FILES = ("policy-routing.sh", "sysctl.conf", "roce-qos.sh", "nccl.env")
 _IFNAME = re.compile(r"^[A-Za-z0-9_.-]{1,15}\Z")
 
 
@@ -124,7 +127,7 @@ class Plan:
     run_id: str
     namespaces: list[Namespace]
     cables: list[Cable]
-    host_files: dict[str, dict[str, str]]        # namespace -> {"policy-routing.sh": text, "sysctl.conf": text}
+    host_files: dict[str, dict[str, str]]        # namespace -> {name: text} of HOST_FILES
     switches: dict[str, SwitchSetup]             # namespace -> what runs there
     endpoints: list[Endpoint]
     pins: list[PinCheck]
@@ -250,7 +253,7 @@ def _plan_host(fabric: Fabric, plan: Plan, server) -> None:
     ns = plan.ns_of(server.id)
     files = preview(fabric, server.id)
     base = f"hosts/{server.hostname}/"
-    plan.host_files[ns] = {name: files[base + name] for name in ("policy-routing.sh", "sysctl.conf")}
+    plan.host_files[ns] = {name: files[base + name] for name in HOST_FILES}
     for nic in rail_nics(fabric, server):
         leaf = split_endpoint(nic["leaf_port"])[0]
         plan.endpoints.append(Endpoint(server.hostname, ns, nic["netdev"], nic["address"], nic["rail"], leaf,

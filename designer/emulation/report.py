@@ -17,6 +17,11 @@ NOTES = (
     "(orchagent and the ASIC are not run).",
     "Three tiers: cores run FRR like every switch; where a route should reach (through the cores to another "
     "spine group, never into another fabric plane) is the design's eBGP path vector, held against FRR's own tables.",
+    "QoS (qos rows): RoCE data (the ToS of the host's nccl.env) and CNPs (roce-qos.sh's cnp_dscp) are real UDP "
+    "datagrams to port 4791 across the fabric, counted per class by tc on every egress port; the host NIC's "
+    "DSCP -> priority (mlx5's default, under mlnx_qos --trust dscp) and the ASIC's DSCP -> class -> queue (from "
+    "each config_db.json) are HTB classes and u32 filters standing in for hardware that is not here. PFC, PG "
+    "buffers and ECN marking are read from the maps, not shown by Linux.",
     "Failover: an uplink fails as a pulled cable (link down at both ends), a spine as a power loss (all its "
     "links down, so every leaf loses carrier); BGP uses frr.conf's timers (keepalive 3 s, hold 9 s, no BFD: "
     "SONiC's bgp container runs no bfdd by default) and drops a session at once when its link goes down.",
@@ -42,7 +47,7 @@ def table(rows: list[Row], colour: bool = False) -> str:
 
 def summary(plan: Plan, rows: list[Row]) -> str:
     failed = sum(not r.ok for r in rows)
-    count = {kind: sum(r.kind == kind for r in rows) for kind in ("routes", "ping", "pin", "rule", "plane")}
+    count = {kind: sum(r.kind == kind for r in rows) for kind in ("routes", "ping", "pin", "rule", "plane", "qos")}
     flows = sum(r.kind.startswith("flow [") for r in rows)
     broken = sum("[" in r.kind and not r.kind.startswith("flow [") for r in rows)
     across = sum(r.kind == "ping" and r.detail.endswith("through the cores)") for r in rows)
@@ -50,6 +55,7 @@ def summary(plan: Plan, rows: list[Row]) -> str:
              f"{count['ping']} NIC pairs" + (f" ({across} across spine groups)" if across else "")
              + (f", {count['plane']} cross-plane probes" if count["plane"] else "")
              + f", {count['pin']} leaf pins, {count['rule']} host rules"
+             + (f", {count['qos']} QoS hops" if count["qos"] else "")
              + (f"; failover: {flows} flows, {broken} checks while broken and after the repair" if flows else "")
              + ": " + (f"{failed} FAILED" if failed else "all passed")]
     lines += [f"note: {n}" for n in NOTES]

@@ -70,6 +70,7 @@ class ExportResult:
     bytes: int
     removed: list[Path] = field(default_factory=list)     # leftovers of killed exports, cleaned up
     rollout: dict | None = None         # a change bundle's rollout plan (`since.ChangeBundle.plan_data`)
+    qos: object | None = None           # the bundle's host/switch QoS agreement (`designer.qos_check`), when it has pairs
 
 
 def select_parts(only: list[str] | None, extra: list[str] | None = None, kind: str = "ethernet") -> list[Part]:

@@ -29,6 +29,7 @@ PRESENTATION = {
     "nccl.plot": {"busbw_chart"},                                                 # nccl-check --plot
     "nccl": {"COLLECTIVES"},                                                      # --collective choices
     "sonic.lint": {"report"},
+    "qos.check": {"table", "as_json", "codes_text", "said_on_export"},                               # qos-check
     "emulation.report": {"summary", "table"},
     "drift.report": {"drift_table", "drift_json", "codes_text"},
     "changes.table": {"as_json", "table"},                                        # diff

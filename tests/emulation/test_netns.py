@@ -119,6 +119,32 @@ def test_every_row_passes_on_real_frr_and_nothing_is_left(run):
     assert _prefix(plan.run_id) == [] and _frr_daemons(plan.run_id) == []
 
 
+def test_qos_dscp_26_lands_on_the_lossless_priority_and_queue_at_both_ends(run):
+    """Issue 20: RoCE data with the ToS of the host's nccl.env (106: DSCP 26) and CNPs with roce-qos.sh's
+    cnp_dscp (48), real UDP 4791 datagrams across the FRR-routed fabric, counted by tc on every egress port.
+    Stand-ins (designer/emulation/qos.py): the NIC's DSCP -> priority as HTB classes and u32 filters (mlx5's
+    default table under mlnx_qos --trust dscp), the ASIC's DSCP_TO_TC_MAP -> TC_TO_QUEUE_MAP from each
+    config_db.json the same way; PFC, PG and ECN are read from the maps (Linux has none of them on a veth)."""
+    name, fabric, result, _ = run
+    rows = [r for r in result.rows if r.kind == "qos"]
+    assert rows and all(r.ok for r in rows), [r.detail for r in rows if not r.ok]
+    for what, priority, flags in (("RoCE data DSCP 26", 3, "PG 3, PFC on, ECN on"), ("CNP DSCP 48", 6, "PG 0, PFC off")):
+        hops = [r for r in rows if r.target == what]
+        host, switches = hops[0], hops[1:]
+        assert host.source.startswith("host ") and f"of 400 packets on priority {priority} (tc class 1:{priority + 1}" in host.detail
+        assert ("PFC on" if priority == 3 else "PFC off") in host.detail
+        assert switches and all(r.source.startswith("switch ") for r in switches)
+        assert all(f"in egress queue {priority} (tc class 1:{priority + 1}" in r.detail and
+                   f"class {priority}, {flags}" in r.detail for r in switches)
+        leaves = {r.source.split()[1].split(":")[0] for r in switches} & {s.hostname for s in fabric.switches.values()
+                                                                          if s.role.value == "leaf"}
+        # through both leaves and the fabric between them, or one leaf where the pair shares it (rail-only)
+        assert len(switches) >= (3 if name in WITH_SPINES else 1) and leaves
+    verdicts = [r for r in rows if not r.source.startswith(("host ", "switch "))]
+    assert [v.detail.split(" at the host")[0] for v in verdicts] == [
+        "RoCE data DSCP 26 on lossless priority 3", "CNP DSCP 48 on lossy priority 6"]
+
+
 def test_a_spines_bgp_table_from_frr_holds_every_leafs_server_prefixes(spined_run):
     """Read from FRR itself: every NIC behind every leaf a spine is wired to is covered by a route that spine
     learnt, originated by that leaf (the last ASN of the path). Fails on p2p31 without the discard routes."""

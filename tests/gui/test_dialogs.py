@@ -107,3 +107,17 @@ def test_new_from_preset_follows_the_presets_scale_steps_as_the_su_count_changes
     dialog.inputs["fabric_pool"].setText("10.200.0.0/14")   # a value typed by hand stays
     dialog.inputs["sus"].setValue(100)
     assert dialog.spec().fabric_pool == "10.200.0.0/14"
+
+
+def test_the_export_dialog_says_when_the_written_bundle_disagrees_with_itself(qtbot, tmp_path):
+    """Host MTU 9216 (the largest validate takes) into SONiC ports of 9100: the QoS check export runs."""
+    from designer.gui.dialogs.export_bundle import ExportWorker
+    from tests.conftest import preset_fabric
+    said = []
+    for name, mtu in (("agrees", 9000), ("disagrees", 9216)):
+        worker = ExportWorker(preset_fabric("rail-optimized-64x4", sus=1, servers_per_su=4, mtu=mtu),
+                              tmp_path / name, ["switches", "hosts", "cabling"], False)
+        worker.finished.connect(lambda result, message: said.append(message))
+        worker.run()
+    assert "QoS" not in said[0] and said[0].startswith("wrote ")
+    assert "QoS: 32 disagreement(s)" in said[1] and "RD074 MTU: host su1-srv01:ens1np0 MTU 9216" in said[1]

@@ -45,7 +45,13 @@ class ExportWorker(QObject):
         except Exception as exc:   # ExportError / ExportCancelled / disk errors: all shown, none raised
             self.finished.emit(None, refusal_text(exc))
             return
-        self.finished.emit(result, f"wrote {len(result.files)} files ({result.bytes:,} bytes) to {result.outdir}")
+        message = f"wrote {len(result.files)} files ({result.bytes:,} bytes) to {result.outdir}"
+        try:
+            from ...qos.check import said_on_export, written_bundle
+            message = "\n".join([message, *said_on_export(written_bundle(result.outdir, result.files), result.outdir)])
+        except Exception as exc:   # the bundle is written; a check that cannot read it back is said, not raised
+            message += f"\nQoS agreement not checked: {exc}"
+        self.finished.emit(result, message)
 
 
 class ExportDialog(QDialog):
