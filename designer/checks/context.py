@@ -59,10 +59,8 @@ class Context:
     @cached_property
     def cable_plan(self):
         """Each cable's run and media (`planning.cable_plan`), for the floor rules; None without a floor."""
-        if self.fabric.floor is None:
-            return None
-        from ..planning.cable_plan import CablePlan
-        return CablePlan(self.fabric)
+        from ..planning.cable_plan import cable_plan
+        return cable_plan(self.fabric)
 
     @cached_property
     def leaf_links(self) -> dict[str, LeafLinks]:

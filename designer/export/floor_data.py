@@ -15,22 +15,14 @@ from collections import Counter, defaultdict
 from ..model.entities import TIER_RANK
 from ..model.fabric import Fabric
 from ..model.ids import natural_key
-from ..planning.cable_plan import CablePlan
+from ..planning.cable_plan import cable_plan
 from .lossless import table_length
-from .memo import per_state
 
 FLOOR_COLUMNS = ["a_rack", "a_unit", "b_rack", "b_unit", "length_m", "media", "parts", "label_a", "label_b"]
 _KIND_WORDS = {"dac": "DAC", "acc": "ACC", "aoc": "AOC", "optics": "transceivers and fibre"}
 BOM_COLUMNS = ["part", "description", "count", "per_rack", "unit_price", "total"]
 
 
-def _plan(fabric: Fabric) -> CablePlan | None:
-    return CablePlan(fabric) if fabric.floor is not None else None
-
-
-def cable_plan(fabric: Fabric) -> CablePlan | None:
-    """The design's cable plan, computed once per state of the fabric (None without a floor)."""
-    return per_state(fabric, _plan)
 
 
 def port_lengths(fabric: Fabric, switch_id: str) -> dict[str, str] | None:

@@ -42,7 +42,7 @@ from ..planning.host_tables import host_table, rule_priority, table_problem
 from ..planning.reach import rails_isolated_by_design
 from .errors import ExportError
 from .load_balancing import nccl_env
-from .memo import per_state
+from ..model.memo import per_state
 from .names import checked_hostname, netdev_problem, refuse
 
 ROCE_DSCP = 26

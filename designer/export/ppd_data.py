@@ -21,7 +21,7 @@ from ..planning.addressing import svi_key
 from ..planning.ppd import MAX_LOCAL, MAX_PINS, ppd_plan
 from ..planning.topology import LeafLinks, all_leaf_links, all_spine_links
 from .errors import ExportError
-from .memo import per_state
+from ..model.memo import per_state
 
 LOCAL_PRIORITY_TOP, EXCEPTION_PRIORITY_TOP, PIN_PRIORITY_TOP = 9000, 8000, 5000
 ACL_TABLE = "PPD"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 from ..model import events as ev
+from ..model.memo import per_state
 from .cable_lengths import CableRuns, Run
 from .media import Chooser, Choice
 
@@ -49,3 +50,13 @@ class CablePlan:
             return None
         length = choice.length_m if choice is not None and choice.length_m else run.needed_m
         return max(1, math.ceil(length - 1e-9))
+
+
+def _plan(fabric) -> CablePlan | None:
+    return CablePlan(fabric) if fabric.floor is not None else None
+
+
+def cable_plan(fabric) -> CablePlan | None:
+    """The design's cable plan, computed once per state of the fabric and shared by the checks and the
+    exports (None without a floor)."""
+    return per_state(fabric, _plan)

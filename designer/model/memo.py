@@ -7,7 +7,7 @@ from __future__ import annotations
 import weakref
 from typing import Callable, TypeVar
 
-from ..model.fabric import Fabric
+from .fabric import Fabric
 
 T = TypeVar("T")
 _MEMO: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
