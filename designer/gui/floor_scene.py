@@ -50,11 +50,6 @@ class DeviceBox(QGraphicsRectItem):
             self.setPen(QPen(HIGHLIGHT, 30) if value else QPen(style.SERVER_EDGE, 0))
         return super().itemChange(change, value)
 
-    def paint(self, painter, option, widget=None):       # no dashed selection frame: the pen says it
-        painter.setPen(self.pen())
-        painter.setBrush(self.brush())
-        painter.drawRect(self.rect())
-
 
 class RackItem(QGraphicsRectItem):
     """A rack's elevation; dragging it asks the scene to move it."""
