@@ -62,7 +62,7 @@ def bench(tmp: Path) -> None:
     floor.build()
     app.processEvents()
     floor.view.viewport().repaint()
-    print(f"  redraw again (scene + every cable's run)  {1000 * (time.perf_counter() - t0):8.1f} ms")
+    print(f"  redraw again (the scene; lengths kept)   {1000 * (time.perf_counter() - t0):8.1f} ms")
 
     racks = sorted(r for r in fabric.racks if r.startswith("su") and "-net" not in r)[:10] + ["su1-net1", "net-r01"]
     moves, undos, counts = [], [], []

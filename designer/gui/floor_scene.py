@@ -9,9 +9,10 @@ floor dock runs the undoable move); the rack goes back to its slot until the mod
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QPen
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsScene, QGraphicsSimpleTextItem
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QPainterPath, QPen
+from PySide6.QtWidgets import (QGraphicsItem, QGraphicsPathItem, QGraphicsRectItem, QGraphicsScene,
+                               QGraphicsSimpleTextItem)
 
 from ..model.entities import Role
 from ..model.floor import UNIT_MM
@@ -26,6 +27,9 @@ FILL = {"server": style.SERVER_FILL, Role.LEAF: QColor("#bbdefb"), Role.SPINE: Q
 RACK_FILL = QColor("#ffffff")
 RACK_EDGE = QColor("#78909c")
 HIGHLIGHT = QColor("#ff6f00")
+RUN = QColor("#d81b60")
+TRAY_MM = 250               # where a drawn run passes over the racks' tops
+MAX_RUNS = 256              # cables drawn for a selection (a spine's 1,000 would hide the floor)
 
 
 def _font(size: int = LABEL_MM) -> QFont:
@@ -79,6 +83,7 @@ class FloorScene(QGraphicsScene):
         super().__init__(parent)
         self.racks: dict[str, RackItem] = {}
         self.boxes: dict[str, DeviceBox] = {}
+        self.runs: list[QGraphicsPathItem] = []     # the selection's cables, drawn rack to tray to rack
         self.fabric = None
         self.on_drop = None                 # callable(rack id, row id, position) -> refusal text or None
         self._rows: list = []               # rows in floor order
@@ -88,7 +93,7 @@ class FloorScene(QGraphicsScene):
     def forget(self) -> None:
         """Drop every item (the design went away)."""
         self.clear()
-        self.racks, self.boxes = {}, {}
+        self.racks, self.boxes, self.runs = {}, {}, []
         self.fabric = None
 
     def build(self, fabric) -> None:
@@ -139,6 +144,22 @@ class FloorScene(QGraphicsScene):
                 self._place(item, rack)
         return True
 
+    def shows(self, fabric, device_ids) -> bool:
+        """Whether every named device's box is drawn where the model places it (False: redraw)."""
+        for device_id in device_ids:
+            device = fabric.servers.get(device_id) or fabric.switches.get(device_id)
+            box = self.boxes.get(device_id)
+            rack = fabric.racks.get(device.rack) if device is not None else None
+            if box is None or rack is None:
+                if box is not None or (rack is not None and device is not None):
+                    return False
+                continue
+            units = fabric.device_units(device)
+            if (box.parentItem().rack_id != rack.id or box.rect().height() != units * UNIT_MM
+                    or box.rect().top() != (rack.height_u - (device.position or 0) + 1 - units) * UNIT_MM):
+                return False
+        return True
+
     # ------------------------------------------------------------------ dragging
     def slot_at(self, item: RackItem) -> tuple[str, int]:
         """The row and slot nearest to where ``item`` stands now."""
@@ -173,3 +194,36 @@ class FloorScene(QGraphicsScene):
         finally:
             self.blockSignals(blocked)
         self.selectionChanged.emit()
+
+    # ------------------------------------------------------------------ cable runs
+    def show_runs(self, cables) -> int:
+        """Draw ``cables`` ((cable id, device a, device b, tooltip)) from box up over the racks, along and
+        down to the far box (the drawing's route; the length is the routing model's); returns how many."""
+        for item in self.runs:
+            self.removeItem(item)
+        self.runs = []
+        pen = QPen(RUN, 0)
+        for link_id, a, b, tip in cables[:MAX_RUNS]:
+            ends = [self.boxes.get(a), self.boxes.get(b)]
+            if None in ends:
+                continue
+            path = QPainterPath()
+            points = []
+            for box in ends:
+                rack = box.parentItem()
+                middle = box.rect().center()
+                points.append((box.mapToScene(middle), rack.mapToScene(QPointF(middle.x(), -TRAY_MM))))
+            (a_port, a_top), (b_port, b_top) = points
+            path.moveTo(a_port)
+            path.lineTo(a_top)
+            path.lineTo(b_top.x(), a_top.y())
+            path.lineTo(b_top)
+            path.lineTo(b_port)
+            item = QGraphicsPathItem(path)
+            item.setPen(pen)
+            item.setToolTip(tip)
+            item.setZValue(5)
+            item.model_link = link_id
+            self.addItem(item)
+            self.runs.append(item)
+        return len(self.runs)

@@ -132,3 +132,33 @@ def test_other_edits_redraw_the_floor_and_a_new_design_replaces_it(window, floor
     small = designer.build(designer.spec("superpod-su", sus=1, servers_per_su=4))
     window.document.replace(small, None)
     assert set(floor.scene.racks) == set(small.racks) and "su2-srv01" not in floor.scene.boxes
+
+
+def test_a_selected_device_s_cables_are_drawn_between_racks_with_their_lengths(window, floor):
+    fabric = window.document.fabric
+    window.scene.select_ids(["su1-srv01"])
+    links = fabric.links_of("su1-srv01")
+    assert len(floor.scene.runs) == len(links) > 0
+    assert {item.model_link for item in floor.scene.runs} == {link.id for link in links}
+    metres = sorted(CablePlan(fabric).metres(link.id) for link in links)
+    assert floor.info.text().startswith(f"su1-srv01 in rack {fabric.servers['su1-srv01'].rack}")
+    assert f"{len(links)} cables, {metres[0]}-{metres[-1]} m" in floor.info.text()
+    run = next(item for item in floor.scene.runs if item.model_link == links[0].id)
+    path = run.path()
+    ends = {(path.elementAt(0).x, path.elementAt(0).y), (path.elementAt(path.elementCount() - 1).x,
+                                                           path.elementAt(path.elementCount() - 1).y)}
+    for device in (links[0].a.split("/")[0], links[0].b.split("/")[0]):    # from one device's box to the other's
+        assert any(floor.scene.boxes[device].sceneBoundingRect().contains(x, y) for x, y in ends), device
+    assert str(CablePlan(fabric).metres(links[0].id)) + " m" in run.toolTip()
+    window.scene.clearSelection()
+    assert floor.scene.runs == []
+
+
+def test_an_edit_that_moves_no_box_does_not_redraw_the_floor(window, floor, qtbot):
+    from designer.gui.commands import SetNicRailCommand
+    fabric = window.document.fabric
+    box = floor.scene.boxes["su1-srv01"]
+    nic = fabric.servers["su1-srv01"].nics[0].id
+    assert window.document.execute(SetNicRailCommand(fabric, nic, 7)) is None
+    qtbot.wait(400)                                       # past the redraw's debounce
+    assert floor.scene.boxes["su1-srv01"] is box          # the same item: nothing was redrawn

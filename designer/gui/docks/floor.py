@@ -80,15 +80,27 @@ class FloorDock(QDockWidget):
 
     # ------------------------------------------------------------------ building
     def build(self) -> None:
-        """Draw the floor and compute every cable's length (again, from the model as it is)."""
+        """Draw the floor; compute every cable's length the first time, after that only what edits touched."""
         self._rebuild.stop()
         fabric = self.document.fabric
+        chosen = self.scene.selected_ids() if self.built else []
         self.scene.build(fabric)
-        self.plan = CablePlan(fabric) if fabric.floor is not None else None
+        self._echo = True
+        try:
+            self.scene.select_ids(chosen)              # what was selected stays so (the canvas has it too)
+        finally:
+            self._echo = False
+        if fabric.floor is None:
+            self.plan = None
+        elif self.plan is None or self._touched.settings or self._touched.everything:
+            self.plan = CablePlan(fabric)
+        elif self._touched_any():
+            self.plan.refresh(self._touched)
         self._touched = ev.Touched()
         if not self.built:
             self.view.fit()
         self.built = True
+        self._show_runs()
 
     def _fabric_replaced(self, _fabric) -> None:
         self.built = False
@@ -101,10 +113,15 @@ class FloorDock(QDockWidget):
         if not self.built:
             return                                     # drawn fresh when first shown
         self._touched.add(event)
-        if event.kind == ev.FLOOR_CHANGED and event.ids and all(i in self.document.fabric.racks for i in event.ids):
-            if self.scene.move(self.document.fabric, event.ids):
+        fabric = self.document.fabric
+        if event.kind == ev.FLOOR_CHANGED and event.ids and all(i in fabric.racks for i in event.ids):
+            if self.scene.move(fabric, event.ids):
                 self._report(event.ids)
                 return
+        if event.kind in ev.LINK_KINDS or event.kind in (ev.PLAN_CHANGED, ev.MEDIA_CHANGED, ev.SETTINGS_CHANGED):
+            return                                     # nothing drawn changes; lengths follow when next asked
+        if event.kind in ev.DEVICE_KINDS and self.scene.shows(fabric, event.ids):
+            return                                     # a rename or re-rail: every box where it was
         self._rebuild.start()                          # anything else: redrawn once the edits settle
 
     # ------------------------------------------------------------------ moving racks
@@ -155,10 +172,43 @@ class FloorDock(QDockWidget):
             self.scene.select_ids(ids)
         finally:
             self._echo = False
+        self._show_runs()
 
     def _scene_selection(self) -> None:
         if not self._echo:
             self.selected.emit(self.scene.selected_ids())
+            self._show_runs()
+
+    def _show_runs(self) -> None:
+        """The selected devices' cables drawn between racks, and their lengths summed up in the label."""
+        fabric, plan = self.document.fabric, self.plan
+        devices = [d for d in self.scene.selected_ids() if fabric.has_device(d)]
+        if plan is None or not devices:
+            self.scene.show_runs([])
+            return
+        if self._touched_any():
+            plan.refresh(self._touched)
+            self._touched = ev.Touched()
+        cables, metres = [], []
+        for device in devices:
+            for link in fabric.links_of(device):
+                length, choice = plan.metres(link.id), plan.choices.get(link.id)
+                metres += [length] if length is not None else []
+                media = choice.media if choice is not None and choice.media else "no media fits"
+                cables.append((link.id, link.a.split("/")[0], link.b.split("/")[0],
+                               f"{link.id}: {length if length is not None else '?'} m, {media}"))
+        drawn = self.scene.show_runs(cables)
+        place = ""
+        if len(devices) == 1:
+            device = fabric.servers.get(devices[0]) or fabric.switches.get(devices[0])
+            place = f"{device.id} in rack {device.rack} at U{device.position}: "
+        span = f", {min(metres)}-{max(metres)} m" if metres else ""
+        self.info.setText(f"{place}{len(cables)} cables{span}"
+                          + (f" ({drawn} drawn)" if drawn < len(cables) else ""))
+
+    def _touched_any(self) -> bool:
+        t = self._touched
+        return bool(t.devices or t.links or t.floor or t.media or t.settings or t.everything)
 
     def rack_of_selection(self, ids) -> str | None:
         """The rack of the first selected device that stands in one."""
