@@ -162,3 +162,33 @@ def test_an_edit_that_moves_no_box_does_not_redraw_the_floor(window, floor, qtbo
     assert window.document.execute(SetNicRailCommand(fabric, nic, 7)) is None
     qtbot.wait(400)                                       # past the redraw's debounce
     assert floor.scene.boxes["su1-srv01"] is box          # the same item: nothing was redrawn
+
+
+def _mouse(view, kind, scene_point, buttons):
+    from PySide6.QtCore import QPointF, Qt
+    from PySide6.QtGui import QMouseEvent
+    from PySide6.QtWidgets import QApplication
+    local = QPointF(view.mapFromScene(scene_point))
+    button = Qt.LeftButton if kind != QMouseEvent.Type.MouseMove else Qt.NoButton
+    event = QMouseEvent(kind, local, QPointF(view.viewport().mapToGlobal(local.toPoint())), button, buttons,
+                        Qt.NoModifier)
+    QApplication.sendEvent(view.viewport(), event)
+
+
+def test_a_rack_dragged_with_the_mouse_through_the_view_moves(window, floor, qtbot):
+    from PySide6.QtCore import QPointF, Qt
+    from PySide6.QtGui import QMouseEvent
+    fabric, view, scene = window.document.fabric, floor.view, floor.scene
+    floor.resize(900, 600)
+    view.fit()
+    item = scene.racks["su1-r01"]
+    grab = item.mapToScene(QPointF(item.rect().width() / 2, 20))            # the rack's empty top, no box
+    assert scene.itemAt(grab, view.transform()) is item
+    target = scene.racks[next(r.id for r in fabric.racks.values() if r.row == "row-su2")]
+    delta = QPointF(6 * 600, target.pos().y() - item.pos().y())               # six slots on, one row down
+    _mouse(view, QMouseEvent.Type.MouseButtonPress, grab, Qt.LeftButton)
+    for step in (0.25, 0.5, 1.0):
+        _mouse(view, QMouseEvent.Type.MouseMove, grab + delta * step, Qt.LeftButton)
+    _mouse(view, QMouseEvent.Type.MouseButtonRelease, grab + delta, Qt.NoButton)
+    assert (fabric.racks["su1-r01"].row, fabric.racks["su1-r01"].position) == ("row-su2", 8)
+    assert window.document.undo_stack.count() == 1
