@@ -142,7 +142,8 @@ def test_a_selected_device_s_cables_are_drawn_between_racks_with_their_lengths(w
     assert {item.model_link for item in floor.scene.runs} == {link.id for link in links}
     metres = sorted(CablePlan(fabric).metres(link.id) for link in links)
     assert floor.info.text().startswith(f"su1-srv01 in rack {fabric.servers['su1-srv01'].rack}")
-    assert f"{len(links)} cables, {metres[0]}-{metres[-1]} m" in floor.info.text()
+    span = f"{metres[0]} m" if metres[0] == metres[-1] else f"{metres[0]}-{metres[-1]} m"
+    assert f"{len(links)} cables, {span}" in floor.info.text()
     run = next(item for item in floor.scene.runs if item.model_link == links[0].id)
     path = run.path()
     ends = {(path.elementAt(0).x, path.elementAt(0).y), (path.elementAt(path.elementCount() - 1).x,
@@ -192,3 +193,25 @@ def test_a_rack_dragged_with_the_mouse_through_the_view_moves(window, floor, qtb
     _mouse(view, QMouseEvent.Type.MouseButtonRelease, grab + delta, Qt.NoButton)
     assert (fabric.racks["su1-r01"].row, fabric.racks["su1-r01"].position) == ("row-su2", 8)
     assert window.document.undo_stack.count() == 1
+
+
+def test_the_plan_stands_each_rack_on_the_floor_grid_and_follows_moves_and_the_selection(window, floor):
+    fabric = window.document.fabric
+    s = fabric.floor.settings
+    plan = floor.plan_scene
+    assert set(plan.footprints) == set(fabric.racks)
+    for rack in fabric.racks.values():
+        item = plan.footprints[rack.id]
+        assert item.rect().height() == s.rack_depth_mm
+        assert (item.pos().x(), item.pos().y()) == ((rack.position - 1) * s.rack_width_mm,
+                                                    fabric.rows[rack.row].index * (s.rack_depth_mm + s.aisle_mm))
+    window.scene.select_ids(["su2-srv01"])
+    chosen = [r for r, item in plan.footprints.items() if item.brush().color() != plan.footprints["net-r01"].brush().color()]
+    assert chosen == [fabric.servers["su2-srv01"].rack]
+    assert floor.move_rack("su1-r01", "row-net", 9) is None
+    assert plan.footprints["su1-r01"].pos().x() == 8 * s.rack_width_mm and plan.footprints["su1-r01"].pos().y() == 0
+    plan.rack_clicked.emit("su2-r01")
+    shown = floor.view.mapToScene(floor.view.viewport().rect()).boundingRect()
+    rack = floor.scene.racks["su2-r01"].sceneBoundingRect()
+    assert shown.contains(rack) and shown.width() < floor.scene.itemsBoundingRect().width()   # zoomed onto it
+    assert shown.center().x() == pytest.approx(rack.center().x(), abs=100)

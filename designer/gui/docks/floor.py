@@ -1,4 +1,5 @@
-"""The floor view: rows of rack elevations to scale (`floor_scene`), built when the dock is first shown.
+"""The floor view: a plan of the rack footprints (`floor_plan`) beside rows of rack elevations to scale
+(`floor_scene`), built when the dock is first shown.
 
 Its device boxes share the canvas's selection (both ways). A rack dragged to another slot, or moved with
 Design > Move rack…, is one undoable `MoveRackCommand`; the dock keeps a `CablePlan` and says after each
@@ -8,11 +9,12 @@ move how many cables were recomputed and how their lengths changed.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtWidgets import QDockWidget, QGraphicsView, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDockWidget, QGraphicsView, QLabel, QSplitter, QVBoxLayout, QWidget
 
 from ...model import events as ev
 from ...planning.cable_plan import CablePlan, bought_metres
 from ..commands import MoveRackCommand
+from ..floor_plan import PlanScene
 from ..floor_scene import FloorScene
 
 REBUILD_MS = 300
@@ -57,13 +59,20 @@ class FloorDock(QDockWidget):
         self.scene.refused.connect(self._say)
         self.scene.selectionChanged.connect(self._scene_selection)
         self.view = FloorView(self.scene)
+        self.plan_scene = PlanScene(self)
+        self.plan_scene.rack_clicked.connect(self.show_rack)
+        self.plan_view = FloorView(self.plan_scene)
+        split = QSplitter(Qt.Horizontal)
+        split.addWidget(self.plan_view)
+        split.addWidget(self.view)
+        split.setSizes([300, 700])
         self.info = QLabel(HINT)
         self.info.setWordWrap(True)
         box = QWidget()
         layout = QVBoxLayout(box)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addWidget(self.info)
-        layout.addWidget(self.view, 1)
+        layout.addWidget(split, 1)
         self.setWidget(box)
         self.plan: CablePlan | None = None
         self.last_change: list = []          # the last move's (cable, metres before, after), lengths that changed
@@ -85,6 +94,7 @@ class FloorDock(QDockWidget):
         fabric = self.document.fabric
         chosen = self.scene.selected_ids() if self.built else []
         self.scene.build(fabric)
+        self.plan_scene.build(fabric)
         self._echo = True
         try:
             self.scene.select_ids(chosen)              # what was selected stays so (the canvas has it too)
@@ -99,6 +109,7 @@ class FloorDock(QDockWidget):
         self._touched = ev.Touched()
         if not self.built:
             self.view.fit()
+            self.plan_view.fit()
         self.built = True
         self._show_runs()
 
@@ -106,6 +117,8 @@ class FloorDock(QDockWidget):
         self.built = False
         self.plan = None
         self.scene.forget()
+        self.plan_scene.clear()
+        self.plan_scene.footprints = {}
         if self.isVisible():
             self.build()
 
@@ -116,6 +129,7 @@ class FloorDock(QDockWidget):
         fabric = self.document.fabric
         if event.kind == ev.FLOOR_CHANGED and event.ids and all(i in fabric.racks for i in event.ids):
             if self.scene.move(fabric, event.ids):
+                self.plan_scene.move(fabric, event.ids)
                 self._report(event.ids)
                 return
         if event.kind in ev.LINK_KINDS or event.kind in (ev.PLAN_CHANGED, ev.MEDIA_CHANGED, ev.SETTINGS_CHANGED):
@@ -183,6 +197,7 @@ class FloorDock(QDockWidget):
         """The selected devices' cables drawn between racks, and their lengths summed up in the label."""
         fabric, plan = self.document.fabric, self.plan
         devices = [d for d in self.scene.selected_ids() if fabric.has_device(d)]
+        self.plan_scene.choose({self.rack_of_selection([d]) for d in devices} - {None})
         if plan is None or not devices:
             self.scene.show_runs([])
             return
@@ -202,13 +217,22 @@ class FloorDock(QDockWidget):
         if len(devices) == 1:
             device = fabric.servers.get(devices[0]) or fabric.switches.get(devices[0])
             place = f"{device.id} in rack {device.rack} at U{device.position}: "
-        span = f", {min(metres)}-{max(metres)} m" if metres else ""
+        span = "" if not metres else f", {min(metres)} m" if min(metres) == max(metres) else \
+            f", {min(metres)}-{max(metres)} m"
         self.info.setText(f"{place}{len(cables)} cables{span}"
                           + (f" ({drawn} drawn)" if drawn < len(cables) else ""))
 
     def _touched_any(self) -> bool:
         t = self._touched
         return bool(t.devices or t.links or t.floor or t.media or t.settings or t.everything)
+
+    def show_rack(self, rack_id: str) -> None:
+        """Centre the elevations on a rack (a click on its footprint in the plan)."""
+        item = self.scene.racks.get(rack_id)
+        if item is not None:
+            self.view.auto_fit = False
+            self.view.fitInView(item.sceneBoundingRect().adjusted(-1200, -600, 1200, 600), Qt.KeepAspectRatio)
+            self.info.setText(f"rack {rack_id}")
 
     def rack_of_selection(self, ids) -> str | None:
         """The rack of the first selected device that stands in one."""
