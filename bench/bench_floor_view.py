@@ -87,6 +87,29 @@ def bench(tmp: Path) -> None:
         print(f"  {name:40} {1000 * statistics.median(times):8.1f} ms median, {1000 * worst:.1f} ms max over "
               f"{len(times)} racks (target < 100 ms){'' if worst < 0.1 else '  OVER'}")
     print(f"  cables recomputed per move: {min(counts)}-{max(counts)}")
+    busiest = max((len(fabric.links_of(s)), s) for s in fabric.switches)
+    busiest = (busiest[1], busiest[0], busiest[1])
+    for label, ids in (("select one server on the canvas (runs drawn)", ["su7-srv05"]),
+                       (f"select the busiest switch ({busiest[0]}, {busiest[1]:,} cables)", [busiest[2]])):
+        t0 = time.perf_counter()
+        window.scene.select_ids(ids)
+        app.processEvents()
+        floor.view.viewport().repaint()
+        assert floor.scene.selected_ids() == ids and floor.scene.runs
+        total = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        floor.show_selection(ids)
+        print(f"  {label:52} {1000 * total:8.1f} ms (the floor view's part {1000 * (time.perf_counter() - t0):.1f} ms)")
+    t0 = time.perf_counter()
+    window.select_all()
+    app.processEvents()
+    floor.view.viewport().repaint()
+    assert len(floor.scene.selected_ids()) == boxes
+    print(f"  {'Edit > Select all (every box highlighted)':52} {1000 * (time.perf_counter() - t0):8.1f} ms")
+    everything = window.scene.selected_ids()
+    t0 = time.perf_counter()
+    floor.show_selection(everything)
+    print(f"  {'  of which the floor view':52} {1000 * (time.perf_counter() - t0):8.1f} ms")
     window.document.undo_stack.setClean()
     window.checks.stop()
     window.recovery.discard()

@@ -215,3 +215,22 @@ def test_the_plan_stands_each_rack_on_the_floor_grid_and_follows_moves_and_the_s
     rack = floor.scene.racks["su2-r01"].sceneBoundingRect()
     assert shown.contains(rack) and shown.width() < floor.scene.itemsBoundingRect().width()   # zoomed onto it
     assert shown.center().x() == pytest.approx(rack.center().x(), abs=100)
+
+
+def test_a_design_without_a_floor_says_so_and_move_rack_explains(window, floor, monkeypatch):
+    opened = []
+    monkeypatch.setattr(MoveRackDialog, "exec", lambda self: opened.append(1) or QDialog.Rejected)
+    window.actions_by_name["new"].trigger()                # File > New: an empty design, no floor
+    assert window.document.fabric.floor is None
+    assert floor.built and not floor.scene.racks and floor.plan is None
+    assert any("no floor" in getattr(item, "text", lambda: "")() for item in floor.scene.items())
+    window.actions_by_name["move_rack"].trigger()
+    assert not opened and "no racks" in window.statusBar().currentMessage()
+
+
+def test_select_all_highlights_every_box_without_drawing_every_cable(window, floor, monkeypatch):
+    from designer.gui.docks import floor as floor_dock
+    monkeypatch.setattr(floor_dock, "MAX_RUN_DEVICES", 4)    # the small preset as if it were 1,024 servers
+    window.actions_by_name["select_all"].trigger()
+    assert floor.scene.selected_ids() == sorted(floor.scene.boxes)
+    assert floor.scene.runs == [] and "devices selected" in floor.info.text()

@@ -18,6 +18,7 @@ from ..floor_plan import PlanScene
 from ..floor_scene import FloorScene
 
 REBUILD_MS = 300
+MAX_RUN_DEVICES = 32       # a bigger selection (Select all) draws no cables: listing 24,576 would stall
 HINT = "Drag a rack (by its frame or name) to another slot; click a device to select it on the canvas too"
 
 
@@ -198,8 +199,10 @@ class FloorDock(QDockWidget):
         fabric, plan = self.document.fabric, self.plan
         devices = [d for d in self.scene.selected_ids() if fabric.has_device(d)]
         self.plan_scene.choose({self.rack_of_selection([d]) for d in devices} - {None})
-        if plan is None or not devices:
+        if plan is None or not devices or len(devices) > MAX_RUN_DEVICES:
             self.scene.show_runs([])
+            if len(devices) > MAX_RUN_DEVICES:
+                self.info.setText(f"{len(devices):,} devices selected (cables drawn for up to {MAX_RUN_DEVICES})")
             return
         if self._touched_any():
             plan.refresh(self._touched)
