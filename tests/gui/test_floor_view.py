@@ -234,3 +234,10 @@ def test_select_all_highlights_every_box_without_drawing_every_cable(window, flo
     window.actions_by_name["select_all"].trigger()
     assert floor.scene.selected_ids() == sorted(floor.scene.boxes)
     assert floor.scene.runs == [] and "devices selected" in floor.info.text()
+
+
+def test_an_infiniband_design_has_its_floor_view_too(ib_window):
+    ib_window.actions_by_name["floor_view"].trigger()
+    contents = ib_window.document.fabric.rack_contents()
+    assert set(ib_window.floor.scene.racks) == {rack.id for rack, _ in contents}
+    assert set(ib_window.floor.scene.boxes) == {d for _, devices in contents for d, _, _ in devices}
