@@ -252,10 +252,13 @@ class MainWindow(QMainWindow):
 
     def show_floor(self) -> None:
         """View > Floor view: show the floor dock (drawn the first time) in front of its tab group."""
+        first = not self.floor.built
         self.floor.show()
         self.floor.raise_()
         if not self.floor.built:
             self.floor.build()
+        if first:
+            self.resizeDocks([self.floor], [max(320, self.height() // 3)], Qt.Vertical)
         self.floor.show_selection(self.scene.selected_ids())
 
     def show_shortcuts(self):

@@ -241,3 +241,13 @@ def test_an_infiniband_design_has_its_floor_view_too(ib_window):
     contents = ib_window.document.fabric.rack_contents()
     assert set(ib_window.floor.scene.racks) == {rack.id for rack, _ in contents}
     assert set(ib_window.floor.scene.boxes) == {d for _, devices in contents for d, _, _ in devices}
+
+
+def test_a_closed_floor_view_redraws_when_shown_again(window, floor, qtbot):
+    from designer.gui.commands import RemoveDeviceCommand
+    floor.close()
+    assert window.document.execute(RemoveDeviceCommand(window.document.fabric, "su1-srv01")) is None
+    qtbot.wait(400)
+    assert "su1-srv01" in floor.scene.boxes                 # hidden: not redrawn meanwhile
+    window.actions_by_name["floor_view"].trigger()
+    qtbot.waitUntil(lambda: "su1-srv01" not in floor.scene.boxes, timeout=2000)

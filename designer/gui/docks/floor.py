@@ -84,7 +84,8 @@ class FloorDock(QDockWidget):
         self._rebuild.setSingleShot(True)
         self._rebuild.setInterval(REBUILD_MS)
         self._rebuild.timeout.connect(self.build)
-        self.visibilityChanged.connect(lambda shown: shown and not self.built and self.build())
+        self._stale = False
+        self.visibilityChanged.connect(lambda shown: shown and (self._stale or not self.built) and self.build())
         document.model_changed.connect(self._model_changed)
         document.fabric_replaced.connect(self._fabric_replaced)
 
@@ -92,6 +93,7 @@ class FloorDock(QDockWidget):
     def build(self) -> None:
         """Draw the floor; compute every cable's length the first time, after that only what edits touched."""
         self._rebuild.stop()
+        self._stale = False
         fabric = self.document.fabric
         chosen = self.scene.selected_ids() if self.built else []
         self.scene.build(fabric)
@@ -137,7 +139,10 @@ class FloorDock(QDockWidget):
             return                                     # nothing drawn changes; lengths follow when next asked
         if event.kind in ev.DEVICE_KINDS and self.scene.shows(fabric, event.ids):
             return                                     # a rename or re-rail: every box where it was
-        self._rebuild.start()                          # anything else: redrawn once the edits settle
+        if self.isVisible():
+            self._rebuild.start()                      # anything else: redrawn once the edits settle
+        else:
+            self._stale = True                         # (or when shown again)
 
     # ------------------------------------------------------------------ moving racks
     def move_rack(self, rack_id: str, row: str, position: int) -> str | None:
