@@ -257,8 +257,9 @@ class MainWindow(QMainWindow):
         self.floor.raise_()
         if not self.floor.built:
             self.floor.build()
-        if first:
+        if first:                            # beside the findings, with most of the width and a third of the height
             self.resizeDocks([self.floor], [max(320, self.height() // 3)], Qt.Vertical)
+            self.resizeDocks([self.findings, self.floor], [self.width() // 3, 2 * self.width() // 3], Qt.Horizontal)
         self.floor.show_selection(self.scene.selected_ids())
 
     def show_shortcuts(self):
