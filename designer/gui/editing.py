@@ -138,6 +138,18 @@ class EditActions:
                         + (f" (and {len(command.problems) - 1} more)" if len(command.problems) > 1 else ""))
         return True
 
+    def move_rack(self, rack_id: str | None = None) -> bool:
+        """Design > Move rack…: the rack of the selection (or any) to another row and slot, one undo step."""
+        from .dialogs import MoveRackDialog
+        if not self.fabric.racks:
+            self.status("the design has no racks to move (rail-designer new --floor superpod lays them out)")
+            return False
+        floor = self.window.floor
+        dialog = MoveRackDialog(self.fabric, rack_id or floor.rack_of_selection(self.selection()), self.window)
+        if not dialog.exec():
+            return False
+        return floor.move_rack(dialog.rack(), dialog.row(), dialog.position()) is None
+
     def cable_to_rail_leaves(self, ids=None) -> bool:
         nics = self.nics_in(self.selection(ids))
         if not nics:

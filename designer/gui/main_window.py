@@ -16,7 +16,8 @@ from . import menus
 from .check_runner import CheckRunner
 from .comparing import ComparisonActions
 from .context_menu import context_menu
-from .docks import AnalysisDock, AsBuiltDock, FindingsDock, HistoryDock, InspectorDock, PaletteDock, PreviewDock
+from .docks import (AnalysisDock, AsBuiltDock, FindingsDock, FloorDock, HistoryDock, InspectorDock, PaletteDock,
+                    PreviewDock)
 from .document import Document
 from .editing import EditActions
 from .files import FileActions
@@ -70,7 +71,8 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ construction
     def docks(self) -> list:
-        return [self.palette, self.inspector, self.preview, self.findings, self.analysis, self.as_built, self.history]
+        return [self.palette, self.inspector, self.preview, self.findings, self.analysis, self.as_built, self.history,
+                self.floor]
 
     def _make_docks(self) -> None:
         self.palette = PaletteDock(self)
@@ -80,6 +82,8 @@ class MainWindow(QMainWindow):
         self.history = HistoryDock(self.document.undo_stack, self)
         self.as_built = AsBuiltDock(self)
         self.analysis = AnalysisDock(self.document, self)
+        self.floor = FloorDock(self.document, self)          # drawn when first shown (View > Floor view)
+        self._floor_sync = False
         self.addDockWidget(Qt.LeftDockWidgetArea, self.palette)
         self.addDockWidget(Qt.LeftDockWidgetArea, self.history)
         self.addDockWidget(Qt.RightDockWidgetArea, self.inspector)
@@ -87,6 +91,8 @@ class MainWindow(QMainWindow):
         self.addDockWidget(Qt.BottomDockWidgetArea, self.findings)
         self.tabifyDockWidget(self.findings, self.analysis)
         self.tabifyDockWidget(self.findings, self.as_built)
+        self.addDockWidget(Qt.BottomDockWidgetArea, self.floor)
+        self.floor.hide()
         self.findings.raise_()
         self._docks_sized = False
 
@@ -123,6 +129,8 @@ class MainWindow(QMainWindow):
         self.checks.updated.connect(self._findings_updated)
         self.findings.activated.connect(self.view.centre_on_ids)
         self.inspector.refused.connect(self.status)
+        self.floor.message.connect(self.status)
+        self.floor.selected.connect(self._floor_selected)
         self.as_built.activated.connect(self.view.centre_on_ids)
         self.as_built.cleared.connect(lambda: self.marks.show_as_built({}))
         self.analysis.path_traced.connect(self.nav.path_traced)
@@ -190,6 +198,16 @@ class MainWindow(QMainWindow):
         fabric = self.document.fabric
         devices = sorted({i.split("/")[0] for i in ids if fabric.has_device(i.split("/")[0]) and "~" not in i})
         self.preview.show_device(fabric, devices[0] if len(devices) == 1 else None)
+        if not self._floor_sync:
+            self.floor.show_selection(ids)
+
+    def _floor_selected(self, ids: list[str]) -> None:
+        """Devices chosen in the floor view: the same on the canvas (which does not echo back)."""
+        self._floor_sync = True
+        try:
+            self.scene.select_ids(ids)
+        finally:
+            self._floor_sync = False        # the canvas's selectionChanged updated the inspector meanwhile
 
     def _findings_updated(self, findings: list) -> None:
         self.findings.show_findings(findings, self.checks.problem)
@@ -231,6 +249,18 @@ class MainWindow(QMainWindow):
         pos = self.view.viewport().mapFromGlobal(QCursor.pos())
         su = self.scene.su_at(self.view.mapToScene(pos)) if self.view.viewport().rect().contains(pos) else None
         return self.edit.paste(su=su)
+
+    def show_floor(self) -> None:
+        """View > Floor view: show the floor dock (drawn the first time) in front of its tab group."""
+        first = not self.floor.built
+        self.floor.show()
+        self.floor.raise_()
+        if not self.floor.built:
+            self.floor.build()
+        if first:                            # beside the findings, with most of the width and a third of the height
+            self.resizeDocks([self.floor], [max(320, self.height() // 3)], Qt.Vertical)
+            self.resizeDocks([self.findings, self.floor], [self.width() // 3, 2 * self.width() // 3], Qt.Horizontal)
+        self.floor.show_selection(self.scene.selected_ids())
 
     def show_shortcuts(self):
         from .dialogs import ShortcutsDialog

@@ -91,6 +91,8 @@ def build(window) -> None:
          "One more SU as the design's plan places it (new ... --final-sus); nothing that exists is renumbered")
     _add(w, d, "readdress", "&Re-address the selection", edit.readdress, "Ctrl+R",
          "New addresses for the selected cables and devices' cables; pinned ones kept")
+    _add(w, d, "move_rack", "&Move rack…", edit.move_rack, None,
+         "Stand the selection's rack (and everything in it) at another row and slot; lengths follow")
     d.addSeparator()
     _add(w, d, "replan", "Assign rails and addresses (whole design)", edit.replan, None,
          "Rails back to GPU affinity, every unpinned address and ASN planned again")
@@ -99,6 +101,8 @@ def build(window) -> None:
     _add(w, v, "fit", "&Fit to window", w.view.fit, ["Ctrl+0"])
     _add(w, v, "zoom_in", "Zoom &in", lambda: w.view.zoom(1.25), QKeySequence.ZoomIn)
     _add(w, v, "zoom_out", "Zoom &out", lambda: w.view.zoom(0.8), QKeySequence.ZoomOut)
+    _add(w, v, "floor_view", "F&loor view", w.show_floor, "Ctrl+Shift+F",
+         "Rows of racks to scale, each rack's devices by unit; selection shared with the canvas")
     _add(w, v, "find", "&Find…", nav.focus_find, QKeySequence.Find, "Find a device, host name or NIC by name")
     v.addSeparator()
     group = QActionGroup(w)

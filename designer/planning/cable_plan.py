@@ -45,11 +45,15 @@ class CablePlan:
 
     def metres(self, link_id: str) -> int | None:
         """The cable's bought length in whole metres (rounded up), or None without a run."""
-        choice, run = self.choices.get(link_id), self.runs.runs.get(link_id)
-        if run is None:
-            return None
-        length = choice.length_m if choice is not None and choice.length_m else run.needed_m
-        return max(1, math.ceil(length - 1e-9))
+        return bought_metres(self.choices.get(link_id), self.runs.runs.get(link_id))
+
+
+def bought_metres(choice: Choice | None, run: Run | None) -> int | None:
+    """A cable's bought length in whole metres from its media choice and run (None without a run)."""
+    if run is None:
+        return None
+    length = choice.length_m if choice is not None and choice.length_m else run.needed_m
+    return max(1, math.ceil(length - 1e-9))
 
 
 def _plan(fabric) -> CablePlan | None:

@@ -41,7 +41,8 @@ def no_modals(monkeypatch):
         return QDialog.Rejected
 
     monkeypatch.setattr(QDialog, "exec", fake_exec)
-    for cls in (dialogs.AddServersDialog, dialogs.ExportDialog, dialogs.NewFromPresetDialog, dialogs.ShortcutsDialog):
+    for cls in (dialogs.AddServersDialog, dialogs.ExportDialog, dialogs.MoveRackDialog, dialogs.NewFromPresetDialog,
+                dialogs.ShortcutsDialog):
         monkeypatch.setattr(cls, "exec", fake_exec)
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: ("", ""))
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: ("", ""))
@@ -59,7 +60,8 @@ def test_every_menu_and_toolbar_action_triggers_without_error(window, qtbot, no_
     assert {"new", "new_from_template", "open", "save", "save_as", "export_bundle", "export_diagram", "copy", "paste",
             "paste_new_su", "duplicate", "delete", "add_servers", "cable_rail_leaves", "mesh_spines", "mesh_cores", "readdress",
             "add_su", "replan", "find", "mode_select", "mode_cable", "mode_pan", "collapse_su", "expand_all", "trace_path",
-            "analyze", "next_finding", "previous_finding", "shortcuts", "verify_lldp", "check_now"} <= names
+            "analyze", "next_finding", "previous_finding", "shortcuts", "verify_lldp", "check_now", "floor_view",
+            "move_rack"} <= names
     triggered = []
     for action in actions:
         if not window.document.fabric.servers:                  # after New: the demo again
@@ -77,11 +79,11 @@ def test_every_menu_and_toolbar_action_triggers_without_error(window, qtbot, no_
     untriggered = [a.objectName() or a.text() for a in actions
                    if (a.objectName() or a.text()) not in triggered and a.objectName() not in SKIP]
     assert not untriggered, f"actions no test triggers (disabled here): {untriggered}"
-    assert {"NewFromPresetDialog", "AddServersDialog", "ExportDialog", "ShortcutsDialog"} <= set(no_modals)
+    assert {"NewFromPresetDialog", "AddServersDialog", "ExportDialog", "MoveRackDialog", "ShortcutsDialog"} <= set(no_modals)
 
 
 def test_every_dialog_class_is_opened_by_some_action(window, no_modals):
-    for name in ("new_from_template", "add_servers", "export_bundle", "shortcuts"):
+    for name in ("new_from_template", "add_servers", "export_bundle", "move_rack", "shortcuts"):
         window.actions_by_name[name].trigger()
     assert set(no_modals) == set(dialogs.__all__)
 
