@@ -10,6 +10,7 @@ from PySide6.QtGui import QUndoStack
 from ..model.errors import ModelError
 from ..model.fabric import Fabric
 from ..model.gcpause import thaw
+from ..model.memo import forget
 from ..planning.errors import PlanningError
 from .commands import FabricCommand
 
@@ -66,6 +67,7 @@ class Document(QObject):
         """Switch to another design (New, Open, restore); its history starts empty."""
         thaw()                               # the old design (settled by the checks) is collectable again
         self.undo_stack.clear()
+        forget(self.fabric)                  # its cached whole-fabric answers refer back to it
         self.fabric.unsubscribe(self._relay)
         self.fabric = fabric
         fabric.subscribe(self._relay)

@@ -63,9 +63,16 @@ class FabricScene(CableRouting, QGraphicsScene):
     def set_fabric(self, fabric: Fabric) -> None:
         if self.fabric is not None:
             self.fabric.unsubscribe(self._on_event)
-        self.clear()
-        self.devices.clear(), self.nics.clear(), self.links.clear(), self._shown.clear()
+        # Removing selected items announces a selection change per item, and each would restyle cables
+        # already deleted: the old items go silently, and the empty selection is announced once below.
         self._selected_links = set()
+        announce = bool(self.selectedItems())
+        blocked = self.blockSignals(True)
+        try:
+            self.clear()
+        finally:
+            self.blockSignals(blocked)
+        self.devices.clear(), self.nics.clear(), self.links.clear(), self._shown.clear()
         self.layout = geo.Layout()
         self.collapsed = set()
         self.overview = CableLayers(self)
@@ -77,6 +84,8 @@ class FabricScene(CableRouting, QGraphicsScene):
         self.fabric = fabric
         fabric.subscribe(self._on_event)
         self.reconcile()
+        if announce:
+            self.selectionChanged.emit()
 
     def detach(self) -> None:
         if self.fabric is not None:
