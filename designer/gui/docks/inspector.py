@@ -15,9 +15,10 @@ from ...model.entities import Server
 from ...model.guids import hca_node_guid, hca_port_guid, switch_guid
 from ...model.guids import text as guid_text
 from ...model.limits import MAX_FABRIC_PLANES, MAX_RAILS, excerpt
+from ...model.validate import POSITION_RANGE
 from ...planning.addressing import loopback_key, svi_key
-from ..commands import (SetAddressCommand, SetHostnameCommand, SetNicRailCommand, SetSwitchRailCommand,
-                        set_group_command, set_plane_command)
+from ..commands import (SetAddressCommand, SetHostnameCommand, SetMediaCommand, SetNicRailCommand, SetPlaceCommand,
+                        SetSwitchRailCommand, set_group_command, set_plane_command)
 
 BAD_STYLE = "border: 2px solid #c62828;"
 MAX_GROUP = 100_000
@@ -112,6 +113,8 @@ class InspectorDock(QDockWidget):
             self._label("Cable", link.a)
             self._label("to", link.b)
             self._label("Speed", f"{link.speed}G")
+            if f.floor is not None:
+                self._media(f, sid)
         elif _is_nic(f, sid):
             self._nic(f, sid)
         else:
@@ -123,6 +126,8 @@ class InspectorDock(QDockWidget):
                    lambda text: SetHostnameCommand(f, device.id, text))
         model = self._label("Model", device.model)
         model.setToolTip("To use another model, add one from the palette and move the cables")
+        if f.floor is not None:
+            self._place(f, device)
         if isinstance(device, Server):
             self._label("SU", str(device.su))
             self._label("GPUs / NICs", f"{device.gpus} / {len(device.nics)}")
@@ -172,6 +177,23 @@ class InspectorDock(QDockWidget):
             self._label("Port GUID", guid_text(hca_port_guid(server_id, nic.index))).setToolTip(IB_GUID_TIP)
             return
         self._address(f, nic_id, "Address")
+
+    def _place(self, f, device) -> None:
+        """Its rack and lowest unit on the floor (a whole rack moves in the floor view)."""
+        self._line("rack", "Rack", device.rack or "",
+                   lambda text: SetPlaceCommand(f, device.id, text.strip() or None, device.position))
+        self._number("unit", "Unit", device.position,
+                     lambda t: whole_number(t, "Unit", *POSITION_RANGE, none_allowed=True),
+                     lambda v: SetPlaceCommand(f, device.id, device.rack, v))
+
+    def _media(self, f, link_id: str) -> None:
+        """The cable's media: empty is the choice by length (shown as the placeholder)."""
+        from ...planning.cable_plan import cable_plan
+        chosen = cable_plan(f).choices.get(link_id)
+        edit = self._line("media", "Media", f.media_overrides.get(link_id, ""),
+                          lambda text: SetMediaCommand(f, link_id, text.strip() or None))
+        edit.setPlaceholderText(f"by length: {chosen.media}" if chosen is not None and chosen.media else "by length")
+        edit.setToolTip("A cable type id of the media catalogue, or optics-<fibre id>; empty: chosen by length")
 
     # ------------------------------------------------------------------ field kinds
     def _label(self, title: str, text: str) -> QLabel:
