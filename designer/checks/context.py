@@ -13,6 +13,7 @@ from ..model.addressing import parse_cidrs
 from ..model.entities import Link, Nic, Switch
 from ..model.fabric import Fabric
 from ..model.hardware import parse_breakout
+from ..model.ids import natural_key
 from ..planning.topology import LeafLinks, SpineLinks, all_leaf_links, all_spine_links, mesh_key
 
 # (kind of one end, kind of the other) of the cables between two tiers, either way round: a rule asks
@@ -55,6 +56,13 @@ class Context:
         self.spines: list[Switch] = fabric.spines()
         self.cores: list[Switch] = fabric.cores()
         self._expected: dict[tuple, frozenset[str]] = {}
+
+    @cached_property
+    def racks(self) -> list:
+        """(rack, its devices) for every rack of the floor, both in natural order (the floor rules)."""
+        found = self.fabric.rack_devices()
+        return [(self.fabric.racks[rack_id], sorted(devices, key=lambda d: natural_key(d.id)))
+                for rack_id, devices in sorted(found.items(), key=lambda kv: natural_key(kv[0]))]
 
     @cached_property
     def cable_plan(self):

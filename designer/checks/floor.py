@@ -13,21 +13,9 @@ MOVE = ("`rail-designer floor FILE` shows each rack's fill; give the device anot
         "and position columns of `rail-designer apply-inventory FILE CSV`).")
 
 
-def _by_rack(fabric) -> dict[str, list]:
-    """Rack id -> its devices, for the racks of the floor."""
-    inside: dict[str, list] = {rack_id: [] for rack_id in fabric.racks}
-    for device in (*fabric.servers.values(), *fabric.switches.values()):
-        if device.rack in inside:
-            inside[device.rack].append(device)
-    return inside
-
-
 def _racks(ctx):
-    fabric = ctx.fabric
-    if fabric.floor is None:
-        return
-    for rack_id, devices in sorted(_by_rack(fabric).items(), key=lambda kv: natural_key(kv[0])):
-        yield fabric.racks[rack_id], sorted(devices, key=lambda d: natural_key(d.id))
+    """(rack, its devices), both in natural order; nothing without a floor."""
+    return ctx.racks if ctx.fabric.floor is not None else []
 
 
 @rule("RD060", "Devices past the top of their rack or on each other's units", Severity.ERROR,
@@ -67,22 +55,25 @@ def _sum(fabric, devices, key: str) -> tuple[float, list[str]]:
       "Move servers to another rack, raise the rack's power budget if the room's feeds allow it, or lay out "
       "fewer servers per rack (rail-designer new --servers-per-rack N).")
 def power(ctx):
-    for rack, devices in _racks(ctx):
-        watts, unknown = _sum(ctx.fabric, devices, "power_w")
-        if watts > rack.power_kw * 1000 + 1e-6:
-            yield (f"rack {rack.id} draws {watts / 1000:.1f} kW, its budget is {rack.power_kw:g} kW"
-                   + (f" (not counted: {', '.join(unknown)} without power_w)" if unknown else ""), (rack.id,))
+    yield from _over_budget(ctx, "power_w", lambda rack: rack.power_kw * 1000,
+                            lambda rack, w: f"rack {rack.id} draws {w / 1000:.1f} kW, its budget is {rack.power_kw:g} kW")
 
 
 @rule("RD062", "Rack weight over its budget", Severity.WARNING,
       "Spread the heavy devices over more racks, or raise the rack's weight budget if the rack and the floor "
       "take it.")
 def weight(ctx):
+    yield from _over_budget(ctx, "weight_kg", lambda rack: rack.weight_kg,
+                            lambda rack, kg: f"rack {rack.id} holds {kg:.0f} kg, its budget is {rack.weight_kg:g} kg")
+
+
+def _over_budget(ctx, key: str, budget, says):
+    """Each rack whose devices' ``key`` (power_w, weight_kg) adds up past ``budget(rack)``."""
     for rack, devices in _racks(ctx):
-        kg, unknown = _sum(ctx.fabric, devices, "weight_kg")
-        if kg > rack.weight_kg + 1e-6:
-            yield (f"rack {rack.id} holds {kg:.0f} kg, its budget is {rack.weight_kg:g} kg"
-                   + (f" (not counted: {', '.join(unknown)} without weight_kg)" if unknown else ""), (rack.id,))
+        total, unknown = _sum(ctx.fabric, devices, key)
+        if total > budget(rack) + 1e-6:
+            yield (says(rack, total) + (f" (not counted: {', '.join(unknown)} without {key})" if unknown else ""),
+                   (rack.id,))
 
 
 @rule("RD063", "Device without a place on the floor", Severity.WARNING,

@@ -118,7 +118,8 @@ class LiveContext(Context):
         spine_keys = set() if full else {
             mesh_key(f, switch) for d in change.devices for switch in (f.switches.get(d), change.old_switches.get(d))
             if switch is not None and switch.role.value == "spine"}
-        self.__dict__.pop("cable_plan", None)        # the floor rules' runs and media: recomputed when asked
+        for name in ("cable_plan", "racks"):          # the floor rules' runs, media and racks: recomputed when asked
+            self.__dict__.pop(name, None)
         self.settings, self.scheme = f.settings, f.settings.addressing.scheme
         self.switches, self.servers = f.switches, f.servers
         self.leaves, self.spines, self.cores = f.leaves(), f.spines(), f.cores()

@@ -46,13 +46,20 @@ class FloorEdits:
         model = models.get(device.model)
         return model.rack_units if model is not None else 1
 
-    def rack_contents(self) -> list[tuple[Rack, list[tuple[str, int, int]]]]:
-        """Every rack with its devices as (device id, lowest unit, units), bottom up: what a floor view
-        draws. Devices naming a rack the floor lacks are left out (RD063 reports them)."""
+    def rack_devices(self) -> dict[str, list]:
+        """Rack id -> the servers and switches standing in it (devices naming a rack the floor lacks are left
+        out: RD063 reports them)."""
         inside: dict[str, list] = {rack_id: [] for rack_id in self._racks}
         for device in (*self._servers.values(), *self._switches.values()):
             if device.rack in inside:
-                inside[device.rack].append((device.id, device.position or 0, self.device_units(device)))
+                inside[device.rack].append(device)
+        return inside
+
+    def rack_contents(self) -> list[tuple[Rack, list[tuple[str, int, int]]]]:
+        """Every rack with its devices as (device id, lowest unit, units), bottom up: what a floor view
+        draws. Devices naming a rack the floor lacks are left out (RD063 reports them)."""
+        inside = {rack_id: [(d.id, d.position or 0, self.device_units(d)) for d in devices]
+                  for rack_id, devices in self.rack_devices().items()}
         racks = sorted(self._racks.values(), key=lambda r: (self._rows[r.row].index if r.row in self._rows else 0,
                                                              r.position, natural_key(r.id)))
         return [(rack, sorted(inside[rack.id], key=lambda d: (d[1], natural_key(d[0])))) for rack in racks]
