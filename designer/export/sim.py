@@ -29,8 +29,7 @@ def simai_text(topo: SimTopology) -> str:
     return "\n".join(lines) + "\n"
 
 
-def astra_yaml(fabric: Fabric, topo: SimTopology) -> str:
-    dims = astra_dimensions(fabric, topo)
+def astra_yaml(fabric: Fabric, dims: list[dict]) -> str:
     head = [f"# ASTRA-sim analytical network for design '{fabric.settings.name}' (rail-designer): "
             + " x ".join(f"{d['npus']} ({d['what']})" for d in dims),
             "# Bandwidth is per GPU and direction; NVLink and latencies are SimAI's generator defaults."]
@@ -46,12 +45,13 @@ def render_sim(fabric: Fabric) -> Files:
     rows = [(n.number, n.kind, n.device, n.detail) for n in topo.nodes]
     files = {"sim/simai-topology.txt": simai_text(topo),
              "sim/simai-nodes.csv": csv_text(["node", "kind", "device", "detail"], rows)}
-    if astra_dimensions(fabric, topo):
-        files["sim/astra-sim-network.yml"] = astra_yaml(fabric, topo)
+    dims = astra_dimensions(fabric, topo)
+    if dims:
+        files["sim/astra-sim-network.yml"] = astra_yaml(fabric, dims)
     notes = [f"SimAI: {len(topo.nodes)} nodes, {len(topo.links)} links; intra-server figures are SimAI's "
              f"defaults ({', '.join(f'{k} {v}' for k, v in SIMAI_DEFAULTS.items())})."]
     notes.append("ASTRA-sim: " + ("astra-sim-network.yml" if "sim/astra-sim-network.yml" in files else
-                                  f"not written: {topo.uniform or 'no servers'} (its dimensions need one regular "
+                                  f"not written: {topo.irregular or 'no servers'} (its dimensions need one regular "
                                   "shape)") + ". Neither simulator was run on these files by rail-designer.")
     files["sim/README.txt"] = "\n".join(notes) + "\n"
     return files

@@ -49,7 +49,7 @@ class SimTopology:
     links: list[SimLink]
     gpus_per_server: int
     gpu_type: str
-    uniform: str       # why the fabric is not one shape ASTRA-sim's dimensions can hold ("" when it is)
+    irregular: str     # why the fabric is not one shape ASTRA-sim's dimensions can hold ("" when it is)
 
 
 def _gbps(value: float) -> str:
@@ -73,10 +73,10 @@ def simai_topology(fabric: Fabric) -> SimTopology:
     servers = fabric.sorted_servers()
     nodes: list[SimNode] = []
     gpu_node: dict[tuple[str, int], int] = {}
+    nic_of = {server.id: {gpu: nic for nic in server.nics for gpu in nic.gpus} for server in servers}
     for server in servers:
-        nic_of = {gpu: nic for nic in server.nics for gpu in nic.gpus}
         for gpu in range(server.gpus):
-            nic = nic_of.get(gpu)
+            nic = nic_of[server.id].get(gpu)
             gpu_node[(server.id, gpu)] = len(nodes)
             nodes.append(SimNode(len(nodes), "gpu", server.id, f"gpu{gpu}" + (f" {nic.port}" if nic else "")))
     nvswitch = {}
@@ -90,11 +90,10 @@ def simai_topology(fabric: Fabric) -> SimTopology:
     d = SIMAI_DEFAULTS
     links: list[SimLink] = []
     for server in servers:
-        nic_of = {gpu: nic for nic in server.nics for gpu in nic.gpus}
         for gpu in range(server.gpus):
             number = gpu_node[(server.id, gpu)]
             links.append(SimLink(number, nvswitch[server.id], d["nvlink_bw"], d["nv_latency"]))
-            nic = nic_of.get(gpu)
+            nic = nic_of[server.id].get(gpu)
             peer = fabric.peer(nic.id) if nic else None
             if peer is not None:
                 links.append(SimLink(number, switch_node[split_endpoint(peer)[0]], _gbps(nic.speed / len(nic.gpus)),
@@ -127,7 +126,7 @@ def astra_dimensions(fabric: Fabric, topo: SimTopology) -> list[dict]:
     """ASTRA-sim's analytical network, one dimension per level: the server's NVSwitch, the SU's rail
     leaves, the spines (and, three tiers, the cores). Bandwidth per GPU per direction in GB/s."""
     servers = fabric.sorted_servers()
-    if topo.uniform or not servers:
+    if topo.irregular or not servers:
         return []
     server = servers[0]
     share = min(nic.speed / len(nic.gpus) for nic in server.nics if nic.gpus)
