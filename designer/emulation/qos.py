@@ -25,7 +25,6 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
 from ..qos.agree import Port, nic_priority
 from ..qos.sides import HostNic, Switch, read_host

@@ -29,6 +29,7 @@ from ..model.entities import (ETHERNET, FABRIC_KINDS, LOAD_BALANCING_MODES, QPS_
                               LoadBalancing, Nic, Role, Server, Switch)
 from ..model.errors import ModelError
 from ..model.fabric import Fabric, asn_key
+from ..model.floor import floor_dict
 from ..model.gcpause import collector_paused
 from ..model.hardware import Catalog, breakout_runs, cage_range
 from ..model.ids import natural_key
@@ -36,7 +37,7 @@ from ..model.limits import MAX_CAGES, MAX_DESIGN_BYTES, MAX_LINKS, MAX_SERVERS, 
 from ..model.validate import (GID_RANGE, GROUP_RANGE, PLANE_RANGE, POSITION_RANGE, RAIL_RANGE, SU_RANGE,
                               settings_problems)
 from ..planning.growth import PLAN_FIELDS
-from .floor_file import floor_document, read_floor
+from .floor_file import read_floor
 from .catalog_file import builtin_catalog, catalog_document, catalog_with, parse_catalog
 from .lossless_file import read_lossless, write_lossless
 from .records import read as read_document, write as write_document
@@ -78,7 +79,7 @@ def to_document(fabric: Fabric) -> dict:
     doc["rails"] = [{"index": r.index, "name": r.name} for _, r in sorted(fabric.rails.items())]
     doc["sus"] = [{"index": u.index, "name": u.name} for _, u in sorted(fabric.sus.items())]
     if fabric.floor is not None:
-        doc["floor"] = floor_document(fabric.floor)
+        doc["floor"] = floor_dict(fabric.floor)
     doc["switches"] = [_switch_doc(sw) for sw in sorted(fabric.switches.values(), key=lambda x: natural_key(x.id))]
     doc["servers"] = [_server_doc(fabric, sv) for sv in fabric.sorted_servers()]
     return doc

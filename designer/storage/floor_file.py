@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from ..model.errors import ModelError
 from ..model.floor import RACK_KEYS as _RACK_KEYS, ROW_KEYS as _ROW_KEYS, SETTING_BOUNDS, FloorSettings, Rack, Row
-from ..model.floor import floor_dict as floor_document  # noqa: F401 (design_file writes with it)
 from .yamlio import Context, field, only_keys
 
 
