@@ -82,20 +82,30 @@ _TOS = re.compile(r'cma_roce_tos -d "\$rdma" -t "([^"]*)"')
 _ECHO = re.compile(r'^\s*echo "([^"]*)" > "([^"]*)"\s*$')
 
 
-def roce_expected(text: str) -> dict[str, str]:
-    """What roce-qos.sh sets, in roce-qos.txt's keys: trust/pfc per netdev, roce_tos per RDMA device, sysfs paths."""
+def roce_calls(text: str) -> list[tuple[str, str]]:
+    """The (netdev, RDMA device) of each ``roce_nic`` call of roce-qos.sh, in order."""
+    out = []
+    for line in text.splitlines():
+        if line.startswith("roce_nic "):
+            words = shell_words(line)
+            if len(words) >= 3:
+                out.append((words[1], words[2]))
+    return out
+
+
+def roce_expected(text: str, calls: list[tuple[str, str]] | None = None) -> dict[str, str]:
+    """What roce-qos.sh sets, in roce-qos.txt's keys: trust/pfc per netdev, roce_tos per RDMA device, sysfs paths.
+    ``calls``: its `roce_calls`, when the caller has them already."""
     trust, tos = _TRUST.search(text), _TOS.search(text)
     writes = [(m.group(2), m.group(1)) for m in map(_ECHO.match, text.splitlines()) if m]
     out = {}
-    for line in text.splitlines():
-        if line.startswith("roce_nic "):
-            _, dev, rdma = shell_words(line)[:3]
-            if trust:
-                out[f"trust {dev}"], out[f"pfc {dev}"] = trust.group(1), trust.group(2)
-            if tos:
-                out[f"roce_tos {rdma}"] = tos.group(1)
-            for path, value in writes:
-                out[path.replace("$dev", dev).replace("$rdma", rdma)] = value
+    for dev, rdma in roce_calls(text) if calls is None else calls:
+        if trust:
+            out[f"trust {dev}"], out[f"pfc {dev}"] = trust.group(1), trust.group(2)
+        if tos:
+            out[f"roce_tos {rdma}"] = tos.group(1)
+        for path, value in writes:
+            out[path.replace("$dev", dev).replace("$rdma", rdma)] = value
     return out
 
 

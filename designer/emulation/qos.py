@@ -26,7 +26,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from ..qos.agree import Port, nic_priority
+from ..qos.agree import Port, as_int, flags_on, nic_priority
 from ..qos.sides import HostNic, Switch, read_host
 from .checks import Row
 from .netns import Runner
@@ -51,7 +51,7 @@ def _u32(dev: str, pref: int, tos: int, mask: int, band: int, roce_only: bool) -
 def host_nic_lines(nic: HostNic, dev: str) -> list[str]:
     """``tc -batch`` lines standing in for the NIC's egress classification: class 1:<p+1> is priority p."""
     lines = _htb(dev, 0)
-    cnp, cnp_prio = _int(nic.cnp_dscp.text), _int(nic.cnp_priority.text)
+    cnp, cnp_prio = as_int(nic.cnp_dscp.text), as_int(nic.cnp_priority.text)
     if cnp is not None and cnp_prio is not None:
         lines.append(_u32(dev, 1, cnp << 2, 0xfc, cnp_prio, roce_only=True))
     if nic.trust.text == "dscp":                 # else (pcp): untagged frames stay on priority 0
@@ -63,7 +63,7 @@ def switch_port_lines(switch: Switch, port: str, dev: str) -> list[str]:
     """``tc -batch`` lines standing in for the ASIC's classification of what leaves ``port``: class 1:<q+1> is
     queue q, from DSCP_TO_TC_MAP and TC_TO_QUEUE_MAP as config_db.json binds them to the port."""
     p = Port(switch, port)
-    queue = {tc: _queue(p, tc) for tc in range(8)}
+    queue = {tc: p.queue(tc) for tc in range(8)}
     lines = _htb(dev, queue[0])
     for dscp in range(64):
         tc, _ = p.dscp_class(dscp)
@@ -86,18 +86,6 @@ def class_packets(text: str) -> dict[int, int]:
         elif sent and current is not None:
             out[current], current = int(sent.group(1)), None
     return out
-
-
-def _queue(port: Port, tc: int) -> int:
-    queue, _ = port.lookup("tc_to_queue_map", "TC_TO_QUEUE_MAP", tc)
-    return tc if queue is None else queue
-
-
-def _int(text):
-    try:
-        return int(str(text), 0)
-    except ValueError:
-        return None
 
 
 @dataclass
@@ -200,12 +188,12 @@ def prove(runner: Runner, src: Endpoint, dst: Endpoint) -> list[Row]:
     """RoCE data from ``src`` to ``dst`` and CNPs back; one row per port each crossed, then a verdict row."""
     proof = Proof(runner, src, dst)
     nic_a, nic_b = proof.nics[src.ns], proof.nics[dst.ns]
-    data = next((m for m in reversed(nic_a.markings) if _int(m.text) is not None), None)
-    if data is None or _int(nic_b.cnp_dscp.text) is None:
+    data = next((m for m in reversed(nic_a.markings) if as_int(m.text) is not None), None)
+    if data is None or as_int(nic_b.cnp_dscp.text) is None:
         return [Row("qos", src.label, dst.label, False, "the host files set no RoCE ToS or CNP DSCP to send")]
-    tos = _int(data.text)
+    tos = as_int(data.text)
     flows = [_Flow("RoCE data", src, dst, tos, data.source, nic_priority(tos >> 2) if nic_a.trust.text == "dscp" else 0),
-             _Flow("CNP", dst, src, _int(nic_b.cnp_dscp.text) << 2, nic_b.cnp_dscp.source, _int(nic_b.cnp_priority.text))]
+             _Flow("CNP", dst, src, as_int(nic_b.cnp_dscp.text) << 2, nic_b.cnp_dscp.source, as_int(nic_b.cnp_priority.text))]
     proof.install()
     try:
         return [row for flow in flows for row in _judge(proof, flow, proof.send(flow))]
@@ -218,8 +206,7 @@ def _judge(proof: Proof, flow: _Flow, moved: dict[tuple[str, str], dict[int, int
     label = f"{flow.what} DSCP {dscp}"
     host = moved[flow.src.ns, flow.src.netdev]
     nic = proof.nics[flow.src.ns]
-    flags = str(nic.pfc.text or "").split(",")
-    pfc = "on" if flow.host_priority < len(flags) and flags[flow.host_priority].strip() == "1" else "off"
+    pfc = "on" if flow.host_priority in flags_on(nic.pfc.text) else "off"
     got = host.get(flow.host_priority + 1, 0)
     rows = [Row("qos", f"host {flow.src.label}", label, got >= PACKETS,
                 f"{got} of {PACKETS} packets on priority {flow.host_priority} (tc class 1:{flow.host_priority + 1}; "
@@ -233,7 +220,7 @@ def _judge(proof: Proof, flow: _Flow, moved: dict[tuple[str, str], dict[int, int
         port, switch = proof.ports[ns, dev]
         p = Port(switch, port)
         tc, _ = p.dscp_class(dscp)
-        queue = _queue(p, tc)
+        queue = p.queue(tc)
         pg, _ = p.lookup("tc_to_pg_map", "TC_TO_PRIORITY_GROUP_MAP", tc)
         lossless = tc in p.pfc()
         marks, _ = p.ecn(queue)

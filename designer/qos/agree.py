@@ -58,7 +58,8 @@ def nic_priority(dscp: int) -> int:
     return dscp >> 3
 
 
-def _int(text: str | None) -> int | None:
+def as_int(text: str | None) -> int | None:
+    """A whole number as the files write it (decimal or 0x...), else None."""
     try:
         return int(str(text).strip(), 0)
     except ValueError:
@@ -81,19 +82,24 @@ class Port:
         found = self.db.get(table, {}).get(name) if name else None
         return found if isinstance(found, dict) else None
 
+    def queue(self, tc: int) -> int:
+        """The egress queue of traffic class ``tc`` (its own number where TC_TO_QUEUE_MAP names none)."""
+        queue, _ = self.lookup("tc_to_queue_map", "TC_TO_QUEUE_MAP", tc)
+        return tc if queue is None else queue
+
     def lookup(self, field: str, table: str, key: int) -> tuple[int | None, str]:
         """The value ``key`` maps to through the port's ``field`` map, and where that was read."""
         name, found = self.qos.get(field), self.map_of(field, table)
         if found is None:
             return None, f"{self.where} binds no {table}" if not name else f"{table} has no '{name}'"
-        return _int(found.get(str(key))), f"{self.switch.source}: {table}|{name}[{key}]"
+        return as_int(found.get(str(key))), f"{self.switch.source}: {table}|{name}[{key}]"
 
     def dscp_class(self, dscp: int) -> tuple[int, str]:
         tc, where = self.lookup("dscp_to_tc_map", "DSCP_TO_TC_MAP", dscp)
         return (0, where + " (absent: the default class 0)") if tc is None else (tc, where)
 
     def pfc(self) -> set[int]:
-        return {v for v in map(_int, str(self.qos.get("pfc_enable", "")).split(",")) if v is not None}
+        return {v for v in map(as_int, str(self.qos.get("pfc_enable", "")).split(",")) if v is not None}
 
     def ecn(self, queue: int) -> tuple[bool, str]:
         entry = self.db.get("QUEUE", {}).get(f"{self.port}|{queue}") or _range_entry(self.db, self.port, queue)
@@ -107,7 +113,7 @@ class Port:
     def mtu(self) -> tuple[int | None, str]:
         text = self.db.get("PORT", {}).get(self.port, {}).get("mtu")
         where = f"{self.switch.source}: PORT|{self.port} mtu"
-        return (SONIC_DEFAULT_MTU, where + f" (absent: SONiC's {SONIC_DEFAULT_MTU})") if text is None else (_int(text), where)
+        return (SONIC_DEFAULT_MTU, where + f" (absent: SONiC's {SONIC_DEFAULT_MTU})") if text is None else (as_int(text), where)
 
 
 def _range_entry(db: dict, port: str, queue: int) -> dict | None:
@@ -115,12 +121,13 @@ def _range_entry(db: dict, port: str, queue: int) -> dict | None:
     for key, entry in db.get("QUEUE", {}).items():
         name, _, span = key.partition("|")
         low, dash, high = span.partition("-")
-        if name == port and dash and _int(low) is not None and _int(high) is not None and _int(low) <= queue <= _int(high):
+        if name == port and dash and as_int(low) is not None and as_int(high) is not None and as_int(low) <= queue <= as_int(high):
             return entry
     return None
 
 
-def _flags(text: str | None) -> set[int]:
+def flags_on(text: str | None) -> set[int]:
+    """The positions set to 1 in a comma list of flags (mlnx_qos --pfc 0,0,0,1,...)."""
     return {i for i, flag in enumerate(str(text or "").split(",")) if flag.strip() == "1"}
 
 
@@ -139,7 +146,7 @@ def compare_pair(nic: HostNic, port: Port, path_mtu: tuple[int, str, str] | None
         switch = f"trusts dscp ({port.qos['dscp_to_tc_map']})" if has_map else "classifies by no DSCP map (all class 0)"
         differ("RD072", "trust", f"trusts {nic.trust.text or 'nothing set'}", switch, nic.trust.source, port.where)
         return out + _mtu(nic, port, path_mtu)
-    data = [(m, _int(m.text)) for m in nic.markings if m.text is not None]
+    data = [(m, as_int(m.text)) for m in nic.markings if m.text is not None]
     for m, tos in data:
         if tos is None or not 0 <= tos <= 255:
             differ("RD070", "RoCE data DSCP", f"sets ToS '{m.text}' (not a byte)", "-", m.source, port.where)
@@ -149,13 +156,13 @@ def compare_pair(nic: HostNic, port: Port, path_mtu: tuple[int, str, str] | None
         if tc != nic_priority(dscp):
             differ("RD070", "RoCE data DSCP", f"marks DSCP {dscp} (ToS {tos}) and sends it on priority "
                    f"{nic_priority(dscp)}", f"maps DSCP {dscp} to class {tc}", m.source, where)
-    cnp, cnp_prio = _int(nic.cnp_dscp.text), _int(nic.cnp_priority.text)
+    cnp, cnp_prio = as_int(nic.cnp_dscp.text), as_int(nic.cnp_priority.text)
     if cnp is not None:
         tc, where = port.dscp_class(cnp)
         if tc != cnp_prio:
             differ("RD070", "CNP DSCP", f"sends CNPs with DSCP {cnp} on priority {nic.cnp_priority.text}",
                    f"maps DSCP {cnp} to class {tc}", f"{nic.cnp_dscp.source}, {nic.cnp_priority.source}", where)
-    host_pfc, switch_pfc = _flags(nic.pfc.text), port.pfc()
+    host_pfc, switch_pfc = flags_on(nic.pfc.text), port.pfc()
     if host_pfc != switch_pfc:
         differ("RD071", "PFC priorities", f"PFC on {_names(host_pfc)}", f"pfc_enable {_names(switch_pfc)}",
                nic.pfc.source, port.where)
@@ -192,8 +199,8 @@ def _lossless_maps(nic: HostNic, port: Port, tc: int) -> list[Disagreement]:
 
 
 def _ecn(nic: HostNic, port: Port, tc: int, priority: int, data: list[tuple[Value, int]]) -> list[Disagreement]:
-    queue, _ = port.lookup("tc_to_queue_map", "TC_TO_QUEUE_MAP", tc)
-    marks, where = port.ecn(tc if queue is None else queue)
+    queue = port.queue(tc)
+    marks, where = port.ecn(queue)
     np, rp = nic.ecn_np.get(priority), nic.ecn_rp.get(priority)
     out = []
 
@@ -221,7 +228,7 @@ def _mtu(nic: HostNic, port: Port, path_mtu: tuple[int, str, str] | None) -> lis
     for value in nic.mtus:
         if value.text is None:
             continue                             # a dump that could not read it (drift reports that)
-        mtu = _int(value.text)
+        mtu = as_int(value.text)
         if mtu is None:
             out.append(Disagreement("RD074", nic.label, port.label, "MTU", f"MTU '{value.text}' (not a number)",
                                     f"port MTU {port_mtu}", value.source, where))

@@ -27,7 +27,7 @@ from pathlib import Path
 import yaml
 
 from ..drift.dumps import Dump, DriftInputError, bundle_devices, bundle_text, read_dumps
-from ..drift.host import key_values, rail_nics, roce_expected, shell_words
+from ..drift.host import key_values, rail_nics, roce_calls, roce_expected
 from ..errors import DesignerError
 from ..model.limits import excerpt
 from .netplan import mtus as netplan_mtus
@@ -117,16 +117,6 @@ def _nccl_tc(text: str | None) -> str | None:
     return None
 
 
-def _roce_calls(text: str) -> list[tuple[str, str]]:
-    out = []
-    for line in text.splitlines():
-        if line.startswith("roce_nic "):
-            words = shell_words(line)
-            if len(words) >= 3:
-                out.append((words[1], words[2]))
-    return out
-
-
 def _by_priority(values: dict[str, str], at) -> dict[str, dict[int, Value]]:
     """``<folder>/<priority>`` keys grouped by folder (the ECN enables of every NIC, read in one pass);
     ``at(key)`` says where each was read."""
@@ -143,8 +133,8 @@ def read_host(host: str, folder: Path, dump: Dump | None = None) -> list[HostNic
     script = bundle_text(folder / "roce-qos.sh")
     if script is None:
         return []                                        # every cabled NIC of it then sets no RoCE QoS (RD072)
-    calls = _roce_calls(script)
-    values, where = roce_expected(script), f"{rel}/roce-qos.sh"
+    calls = roce_calls(script)
+    values, where = roce_expected(script, calls), f"{rel}/roce-qos.sh"
     ran: dict[str, str] = {}
     if dump is not None and dump.has("roce-qos.txt"):
         ran = key_values(dump.text("roce-qos.txt"))
