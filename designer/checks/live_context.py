@@ -26,6 +26,7 @@ class Change:
     floor: bool = False                                 # rows, racks or floor settings (the floor rules read them)
     old_servers: dict = field(default_factory=dict)     # a changed device's server before (when it was one)
     old_switches: dict = field(default_factory=dict)    # and its switch
+    hints: Touched | None = None                        # what the events named (the cable plan refreshes by it)
 
     def facets(self) -> set[str]:
         return {name for name, changed in (("devices", self.devices), ("wiring", self.links),
@@ -75,7 +76,7 @@ class LiveContext(Context):
         servers, switches, links, addresses, asns, settings = self._snapshot
         f = self.fabric
         every = hints.everything
-        change = Change(settings=settings is not f.settings, floor=bool(hints.floor or hints.media) or every)
+        change = Change(settings=settings is not f.settings, floor=bool(hints.floor or hints.media) or every, hints=hints)
         devices = None if every else hints.devices
         for table, now, old in ((servers, f.servers, change.old_servers), (switches, f.switches, change.old_switches)):
             for key in _changed(table, now, devices):
@@ -118,8 +119,13 @@ class LiveContext(Context):
         spine_keys = set() if full else {
             mesh_key(f, switch) for d in change.devices for switch in (f.switches.get(d), change.old_switches.get(d))
             if switch is not None and switch.role.value == "spine"}
-        for name in ("cable_plan", "racks"):          # the floor rules' runs, media and racks: recomputed when asked
-            self.__dict__.pop(name, None)
+        if full or change.devices or change.links or change.floor:
+            self.__dict__.pop("racks", None)
+            plan = self.__dict__.get("cable_plan")
+            if full or plan is None or change.hints.everything or change.hints.settings:
+                self.__dict__.pop("cable_plan", None)    # the floor rules' runs and media: recomputed when asked
+            else:
+                plan.refresh(change.hints)               # only the runs and media the edits can change
         self.settings, self.scheme = f.settings, f.settings.addressing.scheme
         self.switches, self.servers = f.switches, f.servers
         self.leaves, self.spines, self.cores = f.leaves(), f.spines(), f.cores()

@@ -88,6 +88,13 @@ def _edit(f, op: str, n: int, m: int) -> None:
                         ["mlx5_0", "mlx5 0"][n % 2])
     elif op == "stray-address" and f.servers:
         f.set_address(f"{_pick(f.servers, n)}/nic{9 + m % 2}", "10.0.0.77/24", pinned=bool(m % 2))
+    elif op == "move-rack" and f.racks:
+        rows = sorted(f.rows)
+        f.move_rack(_pick(f.racks, n), _pick(rows, m), 1 + m % 12)      # a taken slot is refused
+    elif op == "place" and f.racks:
+        f.set_place(_pick([*f.servers, *switches], n), _pick(f.racks, m), [1, 5, 20, 41, 60][m % 5])
+    elif op == "media" and f.links:
+        f.set_media(_pick(f.links, n), [None, "optics-smf-mpo12", "optics-mmf-mpo12"][m % 3])
     elif op == "settings":
         s = f.settings
         addressing = dataclasses.replace(s.addressing, fabric_pool=["10.254.0.0/16", "10.0.0.0/16"][m % 2],
@@ -97,7 +104,8 @@ def _edit(f, op: str, n: int, m: int) -> None:
 
 edits = st.lists(st.tuples(st.sampled_from(["move", "disconnect", "connect", "address", "hostname", "switch-rail",
                                             "nic-rail", "breakout", "replan", "remove-add", "settings", "group",
-                                            "fabric-plane", "recable", "nic-names", "stray-address"]),
+                                            "fabric-plane", "recable", "nic-names", "stray-address", "move-rack",
+                                            "place", "media"]),
                            st.integers(0, 200), st.integers(0, 200)), min_size=1, max_size=12)
 
 
