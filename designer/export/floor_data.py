@@ -15,14 +15,13 @@ from collections import Counter, defaultdict
 from ..model.entities import TIER_RANK
 from ..model.fabric import Fabric
 from ..model.ids import natural_key
+from ..model.memo import per_state
 from ..planning.cable_plan import cable_plan
 from .lossless import table_length
 
 FLOOR_COLUMNS = ["a_rack", "a_unit", "b_rack", "b_unit", "length_m", "media", "parts", "label_a", "label_b"]
 _KIND_WORDS = {"dac": "DAC", "acc": "ACC", "aoc": "AOC", "optics": "transceivers and fibre"}
 BOM_COLUMNS = ["part", "description", "count", "per_rack", "unit_price", "total"]
-
-
 
 
 def port_lengths(fabric: Fabric, switch_id: str) -> dict[str, str] | None:
@@ -79,7 +78,12 @@ def _patch_end(fabric: Fabric, link) -> str:
 
 
 def bom_rows(fabric: Fabric) -> list[dict]:
-    """One row per part number, in part order; empty without a floor."""
+    """One row per part number, in part order; empty without a floor. Worked out once per state of the
+    fabric: bom.csv and the AID workbook's sheet both list it."""
+    return per_state(fabric, _bom_rows)
+
+
+def _bom_rows(fabric: Fabric) -> list[dict]:
     plan = cable_plan(fabric)
     if plan is None:
         return []

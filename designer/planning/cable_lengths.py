@@ -149,8 +149,3 @@ def split_link(link_id: str) -> tuple[str, str]:
     a, _, b = link_id.partition("~")
     split_endpoint(a)
     return a, b
-
-
-def cable_runs(fabric) -> dict[str, Run | None]:
-    """Every cable's run, computed once (`CableRuns` keeps them up to date across edits)."""
-    return CableRuns(fabric).runs

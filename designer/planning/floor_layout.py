@@ -23,7 +23,6 @@ from ..model.ids import natural_key
 
 HALL = "hall1"
 NETWORK_ROW = "row-net"
-_COMPUTE = re.compile(r"su([0-9]+)-r([0-9]+)\Z")
 
 
 class _Room:

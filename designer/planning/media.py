@@ -175,11 +175,6 @@ class Chooser:
                       + (f" (the longest reaches {longest:g} m)" if options else ""))
 
 
-def choose(fabric, link, run: Run | None, override: str | None = None) -> Choice | None:
-    """The media of one cable (None when it has no run)."""
-    return Chooser(fabric.catalog.media).choose(fabric, link, run, override)
-
-
 def _short(option: Choice, run: Run) -> Choice:
     return Choice(option.media, option.kind, option.length_m, option.reach_m, option.items, False,
                   f"{option.media} reaches {option.reach_m:g} m, the cable needs {run.needed_m:.1f} m")
