@@ -203,12 +203,11 @@ def analyze(fw: Forwarding, flow_list: list[Flow], routing: str = "ppd", trials:
     for _ in range(trials):
         count, demand = [0] * n, [0.0] * n
         paths = [place(rate, fixed, choices, dst_leaf, count, demand) for rate, fixed, choices, dst_leaf in routed]
-        share = [cap[i] / demand[i] if demand[i] > cap[i] * TOLERANCE else 1.0 for i in range(n)]
-        per_flow = [min(share[i] for i in p) for p in paths]
-        fraction.append(min(per_flow, default=1.0))
-        mean_fraction.append(sum(per_flow) / len(per_flow) if per_flow else 1.0)
-        free += not any(demand[i] > cap[i] * TOLERANCE for i in upstream)
-        worst_up.append(max((demand[i] / cap[i] for i in upstream if cap[i]), default=0.0))
+        slowest, mean, clean, busiest = trial_figures(cap, demand, paths, upstream)
+        fraction.append(slowest)
+        mean_fraction.append(mean)
+        free += clean
+        worst_up.append(busiest)
         for i in range(n):
             sum_flows[i] += count[i]
             sum_demand[i] += demand[i]
@@ -219,6 +218,18 @@ def analyze(fw: Forwarding, flow_list: list[Flow], routing: str = "ppd", trials:
     loads.sort(key=lambda l: natural_key(l.link))
     return Analysis(pattern, routing, trials, seed, len(flow_list), unroutable, loads, fraction, mean_fraction, free,
                     worst_up, qps)
+
+
+def trial_figures(cap: list[float], demand: list[float], paths: list[list[int]],
+                  upstream: list[int]) -> tuple[float, float, bool, float]:
+    """One placement's figures, links as indexes: the collective's fraction (its slowest flow's share: a flow
+    sharing its worst link with k-1 others gets 1/k), the mean of the flows' shares, whether no leaf->spine
+    link (``upstream``) is over capacity, and the busiest leaf->spine link's demand / capacity."""
+    share = [c / d if d > c * TOLERANCE else 1.0 for c, d in zip(cap, demand)]
+    per_flow = [min(share[i] for i in p) for p in paths]
+    return (min(per_flow, default=1.0), sum(per_flow) / len(per_flow) if per_flow else 1.0,
+            not any(demand[i] > cap[i] * TOLERANCE for i in upstream),
+            max((demand[i] / cap[i] for i in upstream if cap[i]), default=0.0))
 
 
 class _Sampler:

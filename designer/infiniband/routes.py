@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..analysis.collisions import TOLERANCE, Analysis, LinkLoad, link_tier
+from ..analysis.collisions import Analysis, LinkLoad, link_tier, trial_figures
 from ..analysis.flows import Flow
 from ..analysis.paths import Hop, Leg, Trace
 from ..checks.finding import Finding, Severity
@@ -148,8 +148,9 @@ def trace(routes: IbRoutes, src_nic: str, dst_nic: str) -> Trace:
 def analyze(routes: IbRoutes, flows: list[Flow], pattern: str = "") -> Analysis:
     """Every flow on the links the tables send it over, once (the routes do not change between trials)."""
     fabric = routes.fabric
-    count: dict[tuple[str, str], int] = {}
-    demand: dict[tuple[str, str], float] = {}
+    index: dict[tuple[str, str], int] = {}          # directed link (design endpoints) -> its number
+    count: list[int] = []
+    demand: list[float] = []
     paths, unroutable = [], []
     for flow in flows:
         steps, problem = routes.walk(flow.src, flow.dst)
@@ -160,20 +161,21 @@ def analyze(routes: IbRoutes, flows: list[Flow], pattern: str = "") -> Analysis:
         for step in steps:
             far = routes.nodes[step.node].links[step.out_port]
             key = (routes.end(step.node, step.out_port), routes.end(far.remote, far.remote_port))
-            count[key] = count.get(key, 0) + 1
-            demand[key] = demand.get(key, 0.0) + flow.rate
-            path.append(key)
+            i = index.setdefault(key, len(index))
+            if i == len(count):
+                count.append(0)
+                demand.append(0.0)
+            count[i] += 1
+            demand[i] += flow.rate
+            path.append(i)
         paths.append(path)
-    capacity = {key: _capacity(fabric, key[0]) for key in count}
-    share = {key: capacity[key] / demand[key] if demand[key] > capacity[key] * TOLERANCE else 1.0 for key in count}
-    per_flow = [min(share[k] for k in path) for path in paths]
-    loads = sorted((LinkLoad(f"{a} -> {b}", capacity[(a, b)], link_tier(fabric, a, b), count[(a, b)], count[(a, b)],
-                             demand[(a, b)]) for a, b in count), key=lambda l: natural_key(l.link))
-    up = [l for l in loads if l.tier == "up"]
-    upstream_free = not any(l.mean_demand > l.capacity * TOLERANCE for l in up)
-    busiest_up = max((l.mean_demand / l.capacity for l in up if l.capacity), default=0.0)
-    return Analysis(pattern, "opensm", 1, 0, len(flows), unroutable, loads, [min(per_flow, default=1.0)],
-                    [sum(per_flow) / len(per_flow) if per_flow else 1.0], int(upstream_free), [busiest_up])
+    names = list(index)
+    cap = [_capacity(fabric, a) for a, _ in names]
+    tiers = [link_tier(fabric, a, b) for a, b in names]
+    slowest, mean, clean, busiest = trial_figures(cap, demand, paths, [i for i, t in enumerate(tiers) if t == "up"])
+    loads = sorted((LinkLoad(f"{a} -> {b}", cap[i], tiers[i], count[i], count[i], demand[i])
+                    for i, (a, b) in enumerate(names)), key=lambda l: natural_key(l.link))
+    return Analysis(pattern, "opensm", 1, 0, len(flows), unroutable, loads, [slowest], [mean], int(clean), [busiest])
 
 
 def _capacity(fabric: Fabric, ep: str) -> float:
