@@ -9,10 +9,9 @@ the busiest leaf-spine link is asked (mean over trials), plus how often no uplin
 
 from __future__ import annotations
 
-import statistics
 from dataclasses import dataclass
 
-from .collisions import ROUTINGS, analyze
+from .collisions import ROUTINGS, analyze, summary
 from .flows import Flow
 from .routing import Forwarding
 
@@ -39,9 +38,10 @@ def compare(fw: Forwarding, flow_list: list[Flow], qps: int, trials: int = 100, 
     rows = []
     for mode in ROUTINGS:
         a = analyze(fw, flow_list, mode, trials, seed, pattern, qps)
+        s = summary(a)
         rows.append(ModeRow(mode, f"qp-hash x{a.qps}" if mode == "qp-hash" else mode, a.trials,
-                            statistics.fmean(a.fraction), min(a.fraction), max(a.fraction),
-                            statistics.fmean(a.max_uplink_load), a.upstream_collision_free / a.trials))
+                            s["fraction"]["mean"], s["fraction"]["min"], s["fraction"]["max"],
+                            s["max_uplink_load"]["mean"], s["upstream_collision_free_share"]))
     return rows
 
 

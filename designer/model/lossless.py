@@ -18,7 +18,7 @@ probability 0-100), plus min below max.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 
 from .entities import LosslessSettings
 from .limits import excerpt
@@ -57,8 +57,8 @@ RANGES = {"ecn_min_bytes": (1, MAX_ECN_BYTES), "ecn_max_bytes": (1, MAX_ECN_BYTE
 
 
 def resolve(settings: LosslessSettings) -> Lossless:
-    values = {f.name: getattr(settings, f.name) for f in fields(LosslessSettings)}
-    return Lossless(**{k: (v if v is not None else getattr(DEFAULTS, k)) for k, v in values.items()})
+    """The values in force: the defaults, with the design's overrides over them (same field names)."""
+    return replace(DEFAULTS, **overridden(settings))
 
 
 def overridden(settings: LosslessSettings) -> dict[str, object]:

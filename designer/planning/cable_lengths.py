@@ -77,6 +77,7 @@ class CableRuns:
         self.runs: dict[str, Run | None] = {}
         self._links_of: dict[str, set[str]] = {}      # device id -> its cables
         self._in_rack: dict[str, set[str]] = {}       # rack id -> devices standing in it
+        self._rack_of: dict[str, str] = {}            # and back: device id -> its rack
         self.recomputed = 0                           # cables the last refresh computed (for the bench)
         self.last: set[str] | None = None             # the cables it recomputed (None: all)
         self.compute_all()
@@ -84,13 +85,14 @@ class CableRuns:
     def compute_all(self) -> None:
         fabric = self.fabric
         self.last = None
-        self._links_of, self._in_rack, self.runs = {}, {}, {}
+        self._links_of, self._in_rack, self._rack_of, self.runs = {}, {}, {}, {}
         for link_id, link in fabric.links.items():
             for ep in (link.a, link.b):
                 self._links_of.setdefault(ep.partition("/")[0], set()).add(link_id)
         for device in (*fabric.servers.values(), *fabric.switches.values()):
             if device.rack is not None:
                 self._in_rack.setdefault(device.rack, set()).add(device.id)
+                self._rack_of[device.id] = device.rack
         self._compute(fabric.links)
 
     def _compute(self, link_ids) -> None:
@@ -132,11 +134,13 @@ class CableRuns:
                 owner = self._links_of.setdefault(ep.partition("/")[0], set())
                 (owner.add if link is not None else owner.discard)(link_id)
         for device_id in touched.devices:
-            for members in self._in_rack.values():
-                members.discard(device_id)
+            was = self._rack_of.pop(device_id, None)
+            if was is not None:
+                self._in_rack.get(was, set()).discard(device_id)
             device = fabric.servers.get(device_id) or fabric.switches.get(device_id)
             if device is not None and device.rack is not None:
                 self._in_rack.setdefault(device.rack, set()).add(device_id)
+                self._rack_of[device_id] = device.rack
             dirty |= self._links_of.get(device_id, set())
         for rack_id in touched.floor:
             for device_id in self._in_rack.get(rack_id, ()):
