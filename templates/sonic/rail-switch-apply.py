@@ -30,10 +30,11 @@ What apply does, in this order:
 3. FRR: DIR/frr.conf to /etc/sonic/frr/frr.conf; `systemctl restart bgp` when it or the routing
    mode changed (docker-fpm-frr reads docker_routing_config_mode when the container starts);
 4. PPD (leaves): the agent, its pins file and its unit; the unit starts after swss and bgp and
-   keeps the pins in place (`rail-ppd-agent.py run --backend sonic`);
-5. save: `config save -y`, then the agent's own ACL rules (<table>|PIN_*) are taken out of
-   /etc/sonic/config_db.json: their REDIRECT actions are not in SONiC's YANG, so a saved copy would
-   make the next YANG-validated `config reload` fail; the agent re-adds them after boot;
+   keeps the pins in place (`rail-ppd-agent.py run --backend sonic`). Its rules live in APPL_DB
+   (ACL_RULE_TABLE, which orchagent reads beside CONFIG_DB), never in CONFIG_DB: `config save` never
+   writes them and GCU never validates them (their REDIRECT actions are not in SONiC's YANG);
+5. save: `config save -y`; a pin an older agent kept in CONFIG_DB (<table>|PIN_*, which the new agent
+   moves to APPL_DB) is left out of /etc/sonic/config_db.json, so the next `config reload` validates;
 6. verify: every field of DIR/config_db.json is read back from CONFIG_DB, the deleted keys are gone,
    and the running CONFIG_DB (less the pins) and the saved file pass SONiC's YANG; when they do not,
    apply rolls back by itself.
@@ -42,8 +43,8 @@ config_db.json as it was; a file the backup lacks is removed) and reloads the ba
 CONFIG_DB dump (a whole config, never a partial one).
 
 dump only reads: OUTDIR gets config_db.json (the whole running CONFIG_DB, sonic-cfggen -d --print-data),
-frr-running.conf (`vtysh -c 'show running-config'`), ppd-agent.json (the agent's PIN_ rules read back from
-CONFIG_DB, its installed pins file and whether its unit is installed) and MANIFEST.json (format, kind
+frr-running.conf (`vtysh -c 'show running-config'`), ppd-agent.json (the rules the installed agent holds,
+from `rail-ppd-agent.py show`, its installed pins file and whether its unit is installed) and MANIFEST.json (format, kind
 "switch", device, UTC time, what each file is, and what could not be read and why). OUTDIR is written
 whole or not at all (a folder beside it, then one rename); an earlier dump there is replaced.
 """
@@ -71,6 +72,7 @@ AGENT = ROOT / "usr/local/bin/rail-ppd-agent.py"
 UNIT = ROOT / "etc/systemd/system/rail-ppd-agent.service"
 HERE = Path(__file__).resolve().parent
 OWNED = SONIC / "rail-designer/owned-keys.json"      # the CONFIG_DB keys the bundle created here
+DB_CONFIG = ROOT / "var/run/redis/sonic-db/database_config.json"   # where SONiC's redis is (the agent reads it)
 YANG_DIR = ROOT / "usr/local/yang-models"             # SONiC's models, what `config reload` validates with
 PIN_PREFIX = "PIN_"
 PLATFORM_TABLES = ("PORT", "DEVICE_METADATA")
@@ -203,7 +205,8 @@ def converged(running: dict, ours: dict, drop: list[str]) -> dict:
 
 
 def without_pins(config: dict) -> dict:
-    """``config`` without the agent's PIN_ rules: live state, never part of a saved or validated config."""
+    """``config`` without PIN_ rules an older PPD agent kept in CONFIG_DB (this one keeps its rules in
+    APPL_DB): live state, never part of a saved or validated config."""
     out = copy.deepcopy(config)
     for key in agent_rules(out, set(out.get("ACL_TABLE", {}))):
         del out["ACL_RULE"][key]
@@ -393,7 +396,7 @@ def save_without_pins(tables: set[str]) -> None:
         del saved["ACL_RULE"][key]
     if dropped:
         write_atomic(SAVED_CONFIG, json.dumps(saved, indent=4, sort_keys=True).encode())
-        print(f"save: left the agent's {len(dropped)} pin rule(s) out of {SAVED_CONFIG} (it re-adds them at boot)")
+        print(f"save: left the agent's {len(dropped)} pin rule(s) out of {SAVED_CONFIG} (an older agent's; the agent moves them to APPL_DB)")
 
 
 class Invalid(Refused):
@@ -504,16 +507,30 @@ def read_frr(vtysh: list[str]) -> tuple[str | None, str | None]:
     return done.stdout, None
 
 
-def agent_state(running: dict) -> dict:
-    """What the PPD agent keeps: its PIN_ rules in CONFIG_DB (every ACL table), its pins file and its unit."""
-    rules = {key: running["ACL_RULE"][key] for key in agent_rules(running, set(running.get("ACL_TABLE", {})))}
+def agent_state() -> tuple[dict | None, str | None]:
+    """(What the PPD agent keeps: the rules it holds, from its own `show`, its pins file and its unit; None)
+    or (None, why its rules could not be read)."""
+    rules = {}
+    if AGENT.is_file() and PINS.is_file():
+        try:
+            done = subprocess.run([sys.executable, str(AGENT), "show", "--backend", "sonic", "--pins", str(PINS),
+                                   "--db-config", str(DB_CONFIG)], capture_output=True, text=True, timeout=60)
+        except subprocess.TimeoutExpired:
+            return None, f"{AGENT} show gave no answer in 60 s"
+        try:
+            rules = json.loads(done.stdout)["rules"] if done.returncode == 0 else None
+        except (ValueError, KeyError, TypeError):
+            rules = None
+        if rules is None:
+            return None, (f"{AGENT} show failed with status {done.returncode}: "
+                          f"{(done.stderr or done.stdout).strip()[:300]}")
     pins = None
     if PINS.is_file():
         try:
             pins = json.loads(PINS.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
             pins = {"unreadable": str(exc)}
-    return {"rules": rules, "pins_file": str(PINS), "pins": pins, "unit_installed": UNIT.is_file()}
+    return {"rules": rules, "pins_file": str(PINS), "pins": pins, "unit_installed": UNIT.is_file()}, None
 
 
 def write_dump(outdir: Path, files: dict[str, str]) -> None:
@@ -541,16 +558,21 @@ def write_dump(outdir: Path, files: dict[str, str]) -> None:
 def cmd_dump(outdir: Path, vtysh: list[str]) -> int:
     running = running_config()
     device = running.get("DEVICE_METADATA", {}).get("localhost", {}).get("hostname") or os.uname().nodename
-    files = {"config_db.json": json.dumps(running, indent=4, sort_keys=True) + "\n",
-             "ppd-agent.json": json.dumps(agent_state(running), indent=4, sort_keys=True) + "\n"}
+    files = {"config_db.json": json.dumps(running, indent=4, sort_keys=True) + "\n"}
     about = {"config_db.json": "the running CONFIG_DB (sonic-cfggen -d --print-data), in config_db.json's shape",
-             "frr-running.conf": "FRR's running configuration (vtysh -c 'show running-config')",
-             "ppd-agent.json": "the PPD agent's PIN_ rules (read back from CONFIG_DB ACL_RULE), its installed "
-                               "pins file and whether its unit is installed"}
+             "frr-running.conf": "FRR's running configuration (vtysh -c 'show running-config')"}
+    unreadable = {}
+    agent, why = agent_state()
+    if agent is None:
+        unreadable["ppd-agent.json"] = why
+    else:
+        files["ppd-agent.json"] = json.dumps(agent, indent=4, sort_keys=True) + "\n"
+        about["ppd-agent.json"] = ("the rules the PPD agent holds (rail-ppd-agent.py show: APPL_DB ACL_RULE_TABLE, "
+                                   "and any an older agent left in CONFIG_DB), its installed pins file and whether "
+                                   "its unit is installed")
     if FRR_CONF.is_file():
         files["frr.conf"] = FRR_CONF.read_text(encoding="utf-8", errors="replace")
         about["frr.conf"] = f"the saved FRR configuration ({FRR_CONF})"
-    unreadable = {}
     frr, why = read_frr(vtysh)
     if frr is None:
         unreadable["frr-running.conf"] = why
