@@ -32,7 +32,9 @@ names; all three databases must be on that one instance) and one more subscribed
 (APPL_DB ports, neighbours, routes and the agent's rules; STATE_DB's verdicts); health from APPL_DB
 (``PORT_TABLE`` oper_status, ``NEIGH_TABLE``) and FRR (one ``vtysh`` call a pass). ``linux``: the same
 decisions as ``ip rule`` entries (``from <nic> [to <prefix>] iif <interface> lookup <uplink table>``, protocol
-208) and one route table per uplink, in the current network namespace; health from the kernel and FRR.
+208) and one route table per uplink (its default route, then a blackhole: with the uplink down a pinned
+packet is dropped, as by a redirect to a dead next hop, until the pin moves), in the current network
+namespace; health from the kernel and FRR.
 Exit status: 0 done, 1 a pass failed (e.g. vtysh or redis did not answer), 2 bad arguments or pins file.
 """
 
@@ -50,6 +52,7 @@ import time
 FORMAT = 1
 RULE_PROTO = "208"                      # linux: the protocol number that marks the agent's rules and routes
 RULE_PREFIX = "PIN_"                    # every rule the agent owns is named PIN_<downlink>[_D<n>]
+BLACKHOLE_METRIC = 4294967295           # linux: the last route of every uplink table (no fallthrough to main)
 RESOLVED = {"REACHABLE", "STALE", "DELAY", "PROBE", "PERMANENT", "NOARP"}
 STATUS_CHECKS = 30                      # sonic: passes to wait for orchagent's verdict on a written rule
 RESTORE_DELAY = 5.0                     # run: wait-to-restore of a failed uplink, seconds
@@ -283,7 +286,12 @@ class LinuxBackend:
         lines = []
         for port, next_hop in uplinks_of(self.pins):      # every used table keeps its one default route
             if any(r["uplink"] == port for r in desired.values()):
-                lines.append(f"route replace default via {next_hop} dev {port} table {self.tables[port]} "
+                table = self.tables[port]
+                lines.append(f"route replace default via {next_hop} dev {port} table {table} proto {RULE_PROTO}")
+                # Below it a blackhole: when the uplink goes down the kernel drops the route above, and a
+                # pinned packet is dropped, as a SAI ACL redirect to a dead next hop drops it, instead of
+                # falling through to the main (ECMP) table. Only the agent moving the pin saves the flow.
+                lines.append(f"route replace blackhole default table {table} metric {BLACKHOLE_METRIC} "
                              f"proto {RULE_PROTO}")
         lines += [f"rule add {' '.join(spec)} protocol {RULE_PROTO}" for spec in add]       # make before break
         lines += [f"rule del {' '.join(spec)}" for spec in delete]

@@ -61,6 +61,7 @@ def test_linux_backend_installs_moves_and_removes_its_rules(leaf_ns, tmp_path):
     assert _rules() == ["5000:\tfrom 10.0.0.1 iif Ethernet0 lookup 200 proto 208",
                         "5001:\tfrom 10.0.0.3 iif Ethernet8 lookup 201 proto 208"]
     assert "default via 10.254.0.0 dev Ethernet240" in _ip("route", "show", "table", "200")
+    assert "blackhole default proto 208 metric 4294967295" in _ip("route", "show", "table", "200")   # no fallthrough
     assert agent("plan", "linux", pins, vtysh, ns=leaf_ns).strip() == "0 change(s)"
     # The primary's peer loses carrier: its source moves to the other uplink, then back.
     _ip("link", "set", "s240", "down")
