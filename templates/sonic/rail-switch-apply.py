@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Apply one switch's rail-designer files to a running SONiC switch, without wiping it.
 
-    sudo python3 rail-switch-apply.py diff     DIR   dry run: what would change; changes nothing
-    sudo python3 rail-switch-apply.py apply    DIR   back up, merge, install, save, verify
+    sudo python3 rail-switch-apply.py diff     DIR [--adopt-created]   dry run: what would change; changes nothing
+    sudo python3 rail-switch-apply.py apply    DIR [--adopt-created]   back up, merge, install, save, verify
     sudo python3 rail-switch-apply.py rollback [BACKUP]   restore the last (or the named) backup
     sudo python3 rail-switch-apply.py dump OUTDIR [--vtysh CMD]   write what the switch runs into OUTDIR;
                                                                  changes nothing (rail-designer drift reads it)
@@ -25,7 +25,11 @@ What apply does, in this order:
    that this bundle no longer has are deleted (`sonic-db-cli CONFIG_DB DEL`, members and addresses
    first), then `config load -y DIR/config_db.json` merges (sets the fields it names, keeps everything
    else: management address, hwsku/platform/mac, buffers). Keys the switch had before the first apply
-   are merged into, never deleted. A port's lanes, alias, index and speed stay the switch's (a port
+   are merged into, never deleted. A switch with no owned-keys list but with backups (applied by a
+   script from before the list) adopts the keys created since its first backup that this bundle also
+   has ("adopt:" lines); when other keys were created since then, it refuses, naming them: they may be
+   an earlier design's or the operator's. `--adopt-created` adopts them too (so those this bundle lacks
+   are deleted). A port's lanes, alias, index and speed stay the switch's (a port
    the switch lacks is refused: breakout is SONiC's dynamic port breakout). Never `config reload` of this partial file: reload flushes CONFIG_DB;
 3. FRR: DIR/frr.conf to /etc/sonic/frr/frr.conf; `systemctl restart bgp` when it or the routing
    mode changed (docker-fpm-frr reads docker_routing_config_mode when the container starts);
@@ -165,6 +169,43 @@ def owned_keys() -> set[str]:
         raise Refused(f"{OWNED}: no list of keys in it; restore it from a backup or delete it "
                       "(then nothing an earlier apply created is removed)")
     return set(map(str, data["keys"]))
+
+
+def first_backup() -> Path | None:
+    """The oldest backup (UTC names sort by time): the switch before rail-designer first applied here."""
+    folders = sorted(p for p in BACKUPS.iterdir() if (p / "running-config_db.json").is_file()) \
+        if BACKUPS.is_dir() else []
+    return folders[0] if folders else None
+
+
+def adopted(ours: dict, running: dict, adopt_created: bool) -> set[str]:
+    """With no owned-keys list (applies before it existed) but with backups: the keys created since the
+    first backup, which those applies made, when this bundle has them (or all of them: ``adopt_created``)."""
+    first = first_backup()
+    if first is None:
+        return set()
+    before = keys(load_json(first / "running-config_db.json", "the first backup's running config"))
+    pins = set(agent_rules(running, set(running.get("ACL_TABLE", {}))))
+    created = {k for k in keys(running) - before - {f"ACL_RULE|{p}" for p in pins}
+               if k.split("|", 1)[0] not in PLATFORM_TABLES}
+    theirs = sorted(created - keys(ours))
+    if theirs and not adopt_created:
+        raise Refused(f"{OWNED} is missing, so which keys rail-designer made here is not known. Since the first "
+                      f"backup ({first.name}) {len(theirs)} key(s) were created that this bundle does not have: "
+                      f"{', '.join(theirs[:8])}{' ...' if len(theirs) > 8 else ''}. If an earlier rail-designer apply "
+                      "made them (an earlier design), run again with --adopt-created: they are adopted and, as this "
+                      "bundle lacks them, deleted. If they are the operator's own, --adopt-created would delete them: "
+                      f'write {OWNED} instead, {{"format": 1, "keys": [the keys rail-designer made]}}. '
+                      "Nothing was changed")
+    for key in sorted(created):
+        print(f"adopt: {key} (created since the first backup {first.name}"
+              + ("; this bundle has it)" if key in keys(ours) else "; this bundle drops it: deleted)"))
+    return created
+
+
+def owned_here(ours: dict, running: dict, adopt_created: bool) -> set[str]:
+    """The keys earlier applies created: the owned-keys list, or without one what `adopted` finds."""
+    return owned_keys() if OWNED.is_file() else adopted(ours, running, adopt_created)
 
 
 def write_owned(owned: set[str]) -> None:
@@ -307,12 +348,12 @@ def warn_bgp_neighbors(running: dict) -> None:
               "not wanted, delete each with: sonic-db-cli CONFIG_DB DEL 'BGP_NEIGHBOR|<address>'")
 
 
-def cmd_diff(stage: Path) -> int:
+def cmd_diff(stage: Path, adopt_created: bool = False) -> int:
     ours, frr, pins = stage_files(stage)
     running = running_config()
     ours = platform_owned(ours, running)
     warn_bgp_neighbors(running)
-    drop = dropped(ours, running, owned_keys())
+    drop = dropped(ours, running, owned_here(ours, running, adopt_created))
     lines = [f"- {key}" for key in drop] + changes(ours, running)
     print(f"CONFIG_DB: {len(lines)} change(s) ({len(drop)} key(s) an earlier apply created that this bundle "
           "drops are deleted, the rest merged):")
@@ -418,12 +459,12 @@ def verify(ours: dict, drop: list[str]) -> None:
     print(f"verify: CONFIG_DB and {SAVED_CONFIG} pass SONiC's YANG models")
 
 
-def cmd_apply(stage: Path) -> int:
+def cmd_apply(stage: Path, adopt_created: bool = False) -> int:
     ours, frr, pins = stage_files(stage)
     running = running_config()
     warn_bgp_neighbors(running)
     ours = platform_owned(ours, running)
-    owned = owned_keys()
+    owned = owned_here(ours, running, adopt_created)
     drop = dropped(ours, running, owned)
     check_result(running, converged(running, ours, drop))
     check_free_space(running)
@@ -598,9 +639,11 @@ def dump_args(argv: list[str]) -> tuple[Path, list[str]] | None:
 
 
 def main(argv: list[str]) -> int:
-    usage = "usage: rail-switch-apply.py diff DIR | apply DIR | rollback [BACKUP] | dump OUTDIR [--vtysh CMD]"
+    usage = ("usage: rail-switch-apply.py diff DIR [--adopt-created] | apply DIR [--adopt-created] | "
+             "rollback [BACKUP] | dump OUTDIR [--vtysh CMD]")
     verbs = ("diff", "apply", "rollback", "dump")
-    if (not argv or argv[0] not in verbs or (argv[0] in ("diff", "apply") and len(argv) != 2)
+    if (not argv or argv[0] not in verbs
+            or (argv[0] in ("diff", "apply") and (len(argv) < 2 or argv[2:] not in ([], ["--adopt-created"])))
             or (argv[0] == "dump" and dump_args(argv[1:]) is None)):
         print(usage, file=sys.stderr)
         return 2
@@ -609,8 +652,8 @@ def main(argv: list[str]) -> int:
             return cmd_rollback(argv[1] if len(argv) > 1 else None)
         if argv[0] == "dump":
             return cmd_dump(*dump_args(argv[1:]))
-        stage = Path(argv[1])
-        return cmd_diff(stage) if argv[0] == "diff" else cmd_apply(stage)
+        stage, adopt_created = Path(argv[1]), argv[2:] == ["--adopt-created"]
+        return cmd_diff(stage, adopt_created) if argv[0] == "diff" else cmd_apply(stage, adopt_created)
     except Refused as exc:
         print(f"rail-switch-apply: {exc}", file=sys.stderr)
         return 1
