@@ -42,7 +42,7 @@ What apply does, in this order:
 6. verify: every field of DIR/config_db.json is read back from CONFIG_DB, the deleted keys are gone,
    and the running CONFIG_DB (less the pins) and the saved file pass SONiC's YANG; when they do not,
    apply rolls back by itself.
-rollback removes the agent's rules and unit, restores the saved files with their modes (the startup
+rollback stops the agent, removes its rules and unit, restores the saved files with their modes (the startup
 config_db.json as it was; a file the backup lacks is removed) and reloads the backup's complete
 CONFIG_DB dump (a whole config, never a partial one).
 
@@ -508,10 +508,10 @@ def cmd_rollback(name: str | None) -> int:
     folder = BACKUPS / name
     dump = folder / "running-config_db.json"
     full = load_json(dump, "the backed-up running config")
-    if UNIT.is_file():
+    if UNIT.is_file():                  # stopped first: a running agent would pin again what remove deletes
+        run("systemctl", "disable", "--now", "rail-ppd-agent.service")
         if PINS.is_file() and AGENT.is_file():
             run(sys.executable, str(AGENT), "remove", "--backend", "sonic", "--pins", str(PINS))
-        run("systemctl", "disable", "--now", "rail-ppd-agent.service")
     for saved, target in ((folder / "frr.conf", FRR_CONF), (folder / PINS.name, PINS), (folder / UNIT.name, UNIT),
                           (folder / AGENT.name, AGENT), (folder / OWNED.name, OWNED)):
         if saved.is_file():
