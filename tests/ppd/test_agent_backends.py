@@ -3,6 +3,7 @@ on a real redis-server, is tests/ppd/test_agent_sonic.py."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -63,6 +64,8 @@ def test_linux_backend_installs_moves_and_removes_its_rules(leaf_ns, tmp_path):
     assert "default via 10.254.0.0 dev Ethernet240" in _ip("route", "show", "table", "200")
     assert "blackhole default proto 208 metric 4294967295" in _ip("route", "show", "table", "200")   # no fallthrough
     assert agent("plan", "linux", pins, vtysh, ns=leaf_ns).strip() == "0 change(s)"
+    shown = json.loads(agent("show", "linux", pins, vtysh, ns=leaf_ns))["rules"]
+    assert "from 10.0.0.1/32 iif Ethernet0 lookup 200 pref 5000" in shown and len(shown) == 2
     # The primary's peer loses carrier: its source moves to the other uplink, then back.
     _ip("link", "set", "s240", "down")
     agent("once", "linux", pins, vtysh, ns=leaf_ns)
