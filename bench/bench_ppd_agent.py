@@ -36,7 +36,7 @@ from designer.export import export  # noqa: E402
 from designer.planning.build import build  # noqa: E402
 from designer.storage.catalog_file import builtin_catalog  # noqa: E402
 from designer.storage.presets import load_preset  # noqa: E402
-from tests.ppd.sonic_redis import _POP  # noqa: E402  (the ConsumerStateTable pop the tests' stand-in runs)
+from tests.ppd.sonic_redis import CONSUMER_POP  # noqa: E402  (the stand-in ConsumerStateTable pop)
 
 BEFORE = "e3763ba"                  # the last commit whose agent kept the pins in CONFIG_DB
 NUMBERS = {"APPL_DB": 0, "CONFIG_DB": 4, "STATE_DB": 6}
@@ -112,7 +112,7 @@ class OrchagentStandIn(threading.Thread):
                 self.sub.reply()
             except OSError:
                 return
-            (flat,) = self.db.pipeline([("EVAL", _POP, 2, "ACL_RULE_TABLE_KEY_SET", "ACL_RULE_TABLE_DEL_SET",
+            (flat,) = self.db.pipeline([("EVAL", CONSUMER_POP, 2, "ACL_RULE_TABLE_KEY_SET", "ACL_RULE_TABLE_DEL_SET",
                                          "ACL_RULE_TABLE:")])
             keys = [k for k, n in zip(flat[0::2], flat[1::2]) if n]
             if keys:

@@ -75,7 +75,7 @@ class SonicRedis:
 
 # What ConsumerStateTable does when orchagent reads a table (pops every queued key: a queued delete first,
 # then the queued fields into the table), written for this test from its documented behaviour.
-_POP = """
+CONSUMER_POP = """
 local out = {}
 for _, key in ipairs(redis.call('SMEMBERS', KEYS[1])) do
   redis.call('SREM', KEYS[1], key)
@@ -97,7 +97,7 @@ class Orchagent:
         self.redis, self.verdict = redis, verdict
 
     def consume(self) -> list[str]:
-        flat = self.redis.cli("APPL_DB", "--raw", "EVAL", _POP, "2", "ACL_RULE_TABLE_KEY_SET",
+        flat = self.redis.cli("APPL_DB", "--raw", "EVAL", CONSUMER_POP, "2", "ACL_RULE_TABLE_KEY_SET",
                               "ACL_RULE_TABLE_DEL_SET", "ACL_RULE_TABLE:").split()
         done = []
         for key, count in zip(flat[0::2], flat[1::2]):
