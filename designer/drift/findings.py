@@ -44,7 +44,7 @@ CODES: dict[str, Code] = {
     "DR024": Code("a rail NIC's address or MTU differs", tuple(_POLICY)),
     "DR030": Code("the PPD agent's installed pins or unit are not the bundle's", tuple(_APPLY)),
     "DR031": Code("a PPD agent rule the bundle's pins do not explain",
-                  ("sudo systemctl restart rail-ppd-agent.service", "sudo sonic-db-cli CONFIG_DB DEL '{key}'")),
+                  ("sudo systemctl restart rail-ppd-agent.service   # it deletes the PIN_ rules it does not want",)),
     "DR032": Code("a pinned source has no PPD rule (agent stopped, or no healthy uplink)",
                   ("sudo systemctl status rail-ppd-agent.service", "sudo systemctl restart rail-ppd-agent.service")),
     "DR040": Code("a sysctl differs from the bundle's sysctl.conf", ("sudo sysctl -p /etc/sysctl.d/60-rail.conf",)),

@@ -1,7 +1,9 @@
 """The bundle's rail-ppd-agent on every pinned leaf: ``run --backend linux`` on the exported ppd-pins.json.
 
-The agent file and the pins file are written unchanged; the only emulation-specific argument is how to
-reach this leaf's FRR (``--vtysh "vtysh --vty_socket <its folder>"``). `wait_quiet` asks each leaf's agent
+The agent file and the pins file are written unchanged and it runs with its shipped intervals (a pass every
+2 s and on every link, route and neighbour event; 5 s wait-to-restore), as the bundle's unit runs it; the
+only emulation-specific argument is how to reach this leaf's FRR (``--vtysh "vtysh --vty_socket <its
+folder>"``). `wait_quiet` asks each leaf's agent
 for its dry run (``plan``) until none has anything left to change.
 """
 
@@ -18,8 +20,6 @@ from .errors import EmulationError
 from .frr import Frr
 from .plan import Plan, SwitchSetup
 
-INTERVAL = 1.0              # seconds between passes; link, route and neighbour events wake the agent at once
-RESTORE_DELAY = 2.0         # wait-to-restore (the agent's default is 5 s): shorter, to keep the runs short
 QUIET_TIMEOUT = 30.0
 
 
@@ -52,8 +52,7 @@ class Agents:
             (self.runner.workdir / leaf.ns).mkdir(exist_ok=True)
             (self.runner.workdir / leaf.ns / "ppd-pins.json").write_text(leaf.files["ppd-pins.json"])
             log = open(self.runner.workdir / leaf.ns / "rail-ppd-agent.log", "w")
-            self.procs[leaf.ns] = subprocess.Popen(["ip", "netns", "exec", leaf.ns, *self.argv(leaf, "run"),
-                                                    "--interval", str(INTERVAL), "--restore-delay", str(RESTORE_DELAY)],
+            self.procs[leaf.ns] = subprocess.Popen(["ip", "netns", "exec", leaf.ns, *self.argv(leaf, "run")],
                                                    stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
             log.close()
             (self.runner.workdir / leaf.ns / "rail-ppd-agent.pid").write_text(f"{self.procs[leaf.ns].pid}\n")

@@ -13,8 +13,10 @@ NOTES = (
     "VLAN_INTERFACE / LOOPBACK_INTERFACE addresses (intfmgrd; Loopback0 on lo), VLAN + VLAN_MEMBER as a "
     "bridge (vlanmgrd), the PPD ACL's FORWARD rules as ip rules (orchagent programs them into the ASIC).",
     "PPD pins are installed by the bundle's rail-ppd-agent.py run --backend linux on each leaf's "
-    "ppd-pins.json: ip rules standing in for the SONiC ACL redirects its sonic backend writes "
-    "(orchagent and the ASIC are not run).",
+    "ppd-pins.json, with its shipped settings (a pass every 2 s and on each link, route or neighbour event, "
+    "5 s wait-to-restore): ip rules standing in for the SONiC ACL redirects its sonic backend writes "
+    "(orchagent and the ASIC are not run). Each uplink table ends in a blackhole route, so a pin on a dead "
+    "uplink drops its packets, as a redirect to a dead next hop does, until the agent moves it.",
     "Three tiers: cores run FRR like every switch; where a route should reach (through the cores to another "
     "spine group, never into another fabric plane) is the design's eBGP path vector, held against FRR's own tables.",
     "QoS (qos rows): RoCE data (the ToS of the host's nccl.env) and CNPs (roce-qos.sh's cnp_dscp) are real UDP "
@@ -45,6 +47,24 @@ def table(rows: list[Row], colour: bool = False) -> str:
     return "\n".join(out) + "\n"
 
 
+GOAL = 1.0          # seconds: a pinned flow's outage from link loss to its moved pin
+
+
+def outage_lines(rows: list[Row]) -> list[str]:
+    """Per failure scenario, the worst outage of a pinned flow from the break until it is delivered again
+    (the link loss, then the agent moving the pin): the figure the failover is judged by."""
+    worst: dict[str, float] = {}
+    for r in rows:
+        if r.kind.startswith("flow [") and r.outages is not None:
+            scenario = r.kind[len("flow ["):-1]
+            worst[scenario] = max(worst.get(scenario, 0.0), r.outages[0])
+    if not worst:
+        return []
+    return [f"failover outage of pinned flows (link loss to moved pin, worst flow; goal under {GOAL:.0f} s): "
+            + "; ".join(f"{scenario}: {took:.2f} s" + ("" if took < GOAL else " OVER THE GOAL")
+                        for scenario, took in sorted(worst.items()))]
+
+
 def summary(plan: Plan, rows: list[Row]) -> str:
     failed = sum(not r.ok for r in rows)
     count = {kind: sum(r.kind == kind for r in rows) for kind in ("routes", "ping", "pin", "rule", "plane", "qos")}
@@ -58,6 +78,7 @@ def summary(plan: Plan, rows: list[Row]) -> str:
              + (f", {count['qos']} QoS hops" if count["qos"] else "")
              + (f"; failover: {flows} flows, {broken} checks while broken and after the repair" if flows else "")
              + ": " + (f"{failed} FAILED" if failed else "all passed")]
+    lines += outage_lines(rows)
     lines += [f"note: {n}" for n in NOTES]
     if plan.skipped_redirects:
         lines.append(f"note: config_db.json carries {plan.skipped_redirects} REDIRECT rules; they are not applied "

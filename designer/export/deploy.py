@@ -4,7 +4,7 @@ Ansible playbook all render their switch steps from `SWITCH_STEPS`, so they cann
 Every change on the switch is made by one script shipped in the bundle, ``switches/rail-switch-apply.py``
 (stdlib Python 3 and SONiC's own sonic_yang, which every SONiC image has): ``diff`` (dry run), ``apply``
 (YANG lint of the result, backup, delete the keys an earlier apply created that the bundle dropped,
-``config load`` merge, frr.conf, PPD agent, ``config save`` without the agent's rules, verify with YANG)
+``config load`` merge, frr.conf, PPD agent (its pins in APPL_DB, never saved), ``config save``, verify with YANG)
 and ``rollback``.
 A human and the playbook run the same commands on the same staged files. Nothing here ever runs
 ``config reload`` on a partial file; the script's rollback reloads only a complete backed-up config.

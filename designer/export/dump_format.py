@@ -19,8 +19,9 @@ Drift: what a device runs, against this bundle
                 part as not checked (DR050), never as clean
   A switch dump: config_db.json (the whole running CONFIG_DB, sonic-cfggen -d --print-data, in
   config_db.json's shape), frr-running.conf (vtysh -c 'show running-config'), frr.conf (the saved
-  /etc/sonic/frr/frr.conf), ppd-agent.json ({"rules": the agent's <table>|PIN_* ACL_RULE entries from
-  CONFIG_DB, "pins": its installed pins file, "pins_file", "unit_installed"}).
+  /etc/sonic/frr/frr.conf), ppd-agent.json ({"rules": the <table>|PIN_* rules the agent holds, from
+  rail-ppd-agent.py show (APPL_DB ACL_RULE_TABLE), "pins": its installed pins file, "pins_file",
+  "unit_installed"}).
   A host dump: ip-rule.json (ip -j rule show), ip-route.json (ip -j route show table all), ip-address.json
   (ip -j address show), sysctl.txt and roce-qos.txt (KEY = VALUE lines: every sysctl sysctl.conf sets; per
   rail NIC 'trust NETDEV', 'pfc NETDEV' from mlnx_qos, 'roce_tos RDMA' from the rdma_cm configfs, and each

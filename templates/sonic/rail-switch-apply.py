@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Apply one switch's rail-designer files to a running SONiC switch, without wiping it.
 
-    sudo python3 rail-switch-apply.py diff     DIR   dry run: what would change; changes nothing
-    sudo python3 rail-switch-apply.py apply    DIR   back up, merge, install, save, verify
+    sudo python3 rail-switch-apply.py diff     DIR [--adopt-created]   dry run: what would change; changes nothing
+    sudo python3 rail-switch-apply.py apply    DIR [--adopt-created]   back up, merge, install, save, verify
     sudo python3 rail-switch-apply.py rollback [BACKUP]   restore the last (or the named) backup
     sudo python3 rail-switch-apply.py dump OUTDIR [--vtysh CMD]   write what the switch runs into OUTDIR;
                                                                  changes nothing (rail-designer drift reads it)
@@ -25,25 +25,30 @@ What apply does, in this order:
    that this bundle no longer has are deleted (`sonic-db-cli CONFIG_DB DEL`, members and addresses
    first), then `config load -y DIR/config_db.json` merges (sets the fields it names, keeps everything
    else: management address, hwsku/platform/mac, buffers). Keys the switch had before the first apply
-   are merged into, never deleted. A port's lanes, alias, index and speed stay the switch's (a port
+   are merged into, never deleted. A switch with no owned-keys list but with backups (applied by a
+   script from before the list) adopts the keys created since its first backup that this bundle also
+   has ("adopt:" lines); when other keys were created since then, it refuses, naming them: they may be
+   an earlier design's or the operator's. `--adopt-created` adopts them too (so those this bundle lacks
+   are deleted). A port's lanes, alias, index and speed stay the switch's (a port
    the switch lacks is refused: breakout is SONiC's dynamic port breakout). Never `config reload` of this partial file: reload flushes CONFIG_DB;
 3. FRR: DIR/frr.conf to /etc/sonic/frr/frr.conf; `systemctl restart bgp` when it or the routing
    mode changed (docker-fpm-frr reads docker_routing_config_mode when the container starts);
 4. PPD (leaves): the agent, its pins file and its unit; the unit starts after swss and bgp and
-   keeps the pins in place (`rail-ppd-agent.py run --backend sonic`);
-5. save: `config save -y`, then the agent's own ACL rules (<table>|PIN_*) are taken out of
-   /etc/sonic/config_db.json: their REDIRECT actions are not in SONiC's YANG, so a saved copy would
-   make the next YANG-validated `config reload` fail; the agent re-adds them after boot;
+   keeps the pins in place (`rail-ppd-agent.py run --backend sonic`). Its rules live in APPL_DB
+   (ACL_RULE_TABLE, which orchagent reads beside CONFIG_DB), never in CONFIG_DB: `config save` never
+   writes them and GCU never validates them (their REDIRECT actions are not in SONiC's YANG);
+5. save: `config save -y`; a pin an older agent kept in CONFIG_DB (<table>|PIN_*, which the new agent
+   moves to APPL_DB) is left out of /etc/sonic/config_db.json, so the next `config reload` validates;
 6. verify: every field of DIR/config_db.json is read back from CONFIG_DB, the deleted keys are gone,
    and the running CONFIG_DB (less the pins) and the saved file pass SONiC's YANG; when they do not,
    apply rolls back by itself.
-rollback removes the agent's rules and unit, restores the saved files with their modes (the startup
+rollback stops the agent, removes its rules and unit, restores the saved files with their modes (the startup
 config_db.json as it was; a file the backup lacks is removed) and reloads the backup's complete
 CONFIG_DB dump (a whole config, never a partial one).
 
 dump only reads: OUTDIR gets config_db.json (the whole running CONFIG_DB, sonic-cfggen -d --print-data),
-frr-running.conf (`vtysh -c 'show running-config'`), ppd-agent.json (the agent's PIN_ rules read back from
-CONFIG_DB, its installed pins file and whether its unit is installed) and MANIFEST.json (format, kind
+frr-running.conf (`vtysh -c 'show running-config'`), ppd-agent.json (the rules the installed agent holds,
+from `rail-ppd-agent.py show`, its installed pins file and whether its unit is installed) and MANIFEST.json (format, kind
 "switch", device, UTC time, what each file is, and what could not be read and why). OUTDIR is written
 whole or not at all (a folder beside it, then one rename); an earlier dump there is replaced.
 """
@@ -71,6 +76,7 @@ AGENT = ROOT / "usr/local/bin/rail-ppd-agent.py"
 UNIT = ROOT / "etc/systemd/system/rail-ppd-agent.service"
 HERE = Path(__file__).resolve().parent
 OWNED = SONIC / "rail-designer/owned-keys.json"      # the CONFIG_DB keys the bundle created here
+DB_CONFIG = ROOT / "var/run/redis/sonic-db/database_config.json"   # where SONiC's redis is (the agent reads it)
 YANG_DIR = ROOT / "usr/local/yang-models"             # SONiC's models, what `config reload` validates with
 PIN_PREFIX = "PIN_"
 PLATFORM_TABLES = ("PORT", "DEVICE_METADATA")
@@ -165,6 +171,43 @@ def owned_keys() -> set[str]:
     return set(map(str, data["keys"]))
 
 
+def first_backup() -> Path | None:
+    """The oldest backup (UTC names sort by time): the switch before rail-designer first applied here."""
+    folders = sorted(p for p in BACKUPS.iterdir() if (p / "running-config_db.json").is_file()) \
+        if BACKUPS.is_dir() else []
+    return folders[0] if folders else None
+
+
+def adopted(ours: dict, running: dict, adopt_created: bool) -> set[str]:
+    """With no owned-keys list (applies before it existed) but with backups: the keys created since the
+    first backup, which those applies made, when this bundle has them (or all of them: ``adopt_created``)."""
+    first = first_backup()
+    if first is None:
+        return set()
+    before = keys(load_json(first / "running-config_db.json", "the first backup's running config"))
+    pins = set(agent_rules(running, set(running.get("ACL_TABLE", {}))))
+    created = {k for k in keys(running) - before - {f"ACL_RULE|{p}" for p in pins}
+               if k.split("|", 1)[0] not in PLATFORM_TABLES}
+    theirs = sorted(created - keys(ours))
+    if theirs and not adopt_created:
+        raise Refused(f"{OWNED} is missing, so which keys rail-designer made here is not known. Since the first "
+                      f"backup ({first.name}) {len(theirs)} key(s) were created that this bundle does not have: "
+                      f"{', '.join(theirs[:8])}{' ...' if len(theirs) > 8 else ''}. If an earlier rail-designer apply "
+                      "made them (an earlier design), run again with --adopt-created: they are adopted and, as this "
+                      "bundle lacks them, deleted. If they are the operator's own, --adopt-created would delete them: "
+                      f'write {OWNED} instead, {{"format": 1, "keys": [the keys rail-designer made]}}. '
+                      "Nothing was changed")
+    for key in sorted(created):
+        print(f"adopt: {key} (created since the first backup {first.name}"
+              + ("; this bundle has it)" if key in keys(ours) else "; this bundle drops it: deleted)"))
+    return created
+
+
+def owned_here(ours: dict, running: dict, adopt_created: bool) -> set[str]:
+    """The keys earlier applies created: the owned-keys list, or without one what `adopted` finds."""
+    return owned_keys() if OWNED.is_file() else adopted(ours, running, adopt_created)
+
+
 def write_owned(owned: set[str]) -> None:
     write_atomic(OWNED, json.dumps({"format": 1, "keys": sorted(owned)}, indent=1).encode())
 
@@ -203,7 +246,8 @@ def converged(running: dict, ours: dict, drop: list[str]) -> dict:
 
 
 def without_pins(config: dict) -> dict:
-    """``config`` without the agent's PIN_ rules: live state, never part of a saved or validated config."""
+    """``config`` without PIN_ rules an older PPD agent kept in CONFIG_DB (this one keeps its rules in
+    APPL_DB): live state, never part of a saved or validated config."""
     out = copy.deepcopy(config)
     for key in agent_rules(out, set(out.get("ACL_TABLE", {}))):
         del out["ACL_RULE"][key]
@@ -304,12 +348,12 @@ def warn_bgp_neighbors(running: dict) -> None:
               "not wanted, delete each with: sonic-db-cli CONFIG_DB DEL 'BGP_NEIGHBOR|<address>'")
 
 
-def cmd_diff(stage: Path) -> int:
+def cmd_diff(stage: Path, adopt_created: bool = False) -> int:
     ours, frr, pins = stage_files(stage)
     running = running_config()
     ours = platform_owned(ours, running)
     warn_bgp_neighbors(running)
-    drop = dropped(ours, running, owned_keys())
+    drop = dropped(ours, running, owned_here(ours, running, adopt_created))
     lines = [f"- {key}" for key in drop] + changes(ours, running)
     print(f"CONFIG_DB: {len(lines)} change(s) ({len(drop)} key(s) an earlier apply created that this bundle "
           "drops are deleted, the rest merged):")
@@ -393,7 +437,7 @@ def save_without_pins(tables: set[str]) -> None:
         del saved["ACL_RULE"][key]
     if dropped:
         write_atomic(SAVED_CONFIG, json.dumps(saved, indent=4, sort_keys=True).encode())
-        print(f"save: left the agent's {len(dropped)} pin rule(s) out of {SAVED_CONFIG} (it re-adds them at boot)")
+        print(f"save: left the agent's {len(dropped)} pin rule(s) out of {SAVED_CONFIG} (an older agent's; the agent moves them to APPL_DB)")
 
 
 class Invalid(Refused):
@@ -415,12 +459,12 @@ def verify(ours: dict, drop: list[str]) -> None:
     print(f"verify: CONFIG_DB and {SAVED_CONFIG} pass SONiC's YANG models")
 
 
-def cmd_apply(stage: Path) -> int:
+def cmd_apply(stage: Path, adopt_created: bool = False) -> int:
     ours, frr, pins = stage_files(stage)
     running = running_config()
     warn_bgp_neighbors(running)
     ours = platform_owned(ours, running)
-    owned = owned_keys()
+    owned = owned_here(ours, running, adopt_created)
     drop = dropped(ours, running, owned)
     check_result(running, converged(running, ours, drop))
     check_free_space(running)
@@ -464,10 +508,10 @@ def cmd_rollback(name: str | None) -> int:
     folder = BACKUPS / name
     dump = folder / "running-config_db.json"
     full = load_json(dump, "the backed-up running config")
-    if UNIT.is_file():
+    if UNIT.is_file():                  # stopped first: a running agent would pin again what remove deletes
+        run("systemctl", "disable", "--now", "rail-ppd-agent.service")
         if PINS.is_file() and AGENT.is_file():
             run(sys.executable, str(AGENT), "remove", "--backend", "sonic", "--pins", str(PINS))
-        run("systemctl", "disable", "--now", "rail-ppd-agent.service")
     for saved, target in ((folder / "frr.conf", FRR_CONF), (folder / PINS.name, PINS), (folder / UNIT.name, UNIT),
                           (folder / AGENT.name, AGENT), (folder / OWNED.name, OWNED)):
         if saved.is_file():
@@ -504,16 +548,30 @@ def read_frr(vtysh: list[str]) -> tuple[str | None, str | None]:
     return done.stdout, None
 
 
-def agent_state(running: dict) -> dict:
-    """What the PPD agent keeps: its PIN_ rules in CONFIG_DB (every ACL table), its pins file and its unit."""
-    rules = {key: running["ACL_RULE"][key] for key in agent_rules(running, set(running.get("ACL_TABLE", {})))}
+def agent_state() -> tuple[dict | None, str | None]:
+    """(What the PPD agent keeps: the rules it holds, from its own `show`, its pins file and its unit; None)
+    or (None, why its rules could not be read)."""
+    rules = {}
+    if AGENT.is_file() and PINS.is_file():
+        try:
+            done = subprocess.run([sys.executable, str(AGENT), "show", "--backend", "sonic", "--pins", str(PINS),
+                                   "--db-config", str(DB_CONFIG)], capture_output=True, text=True, timeout=60)
+        except subprocess.TimeoutExpired:
+            return None, f"{AGENT} show gave no answer in 60 s"
+        try:
+            rules = json.loads(done.stdout)["rules"] if done.returncode == 0 else None
+        except (ValueError, KeyError, TypeError):
+            rules = None
+        if rules is None:
+            return None, (f"{AGENT} show failed with status {done.returncode}: "
+                          f"{(done.stderr or done.stdout).strip()[:300]}")
     pins = None
     if PINS.is_file():
         try:
             pins = json.loads(PINS.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
             pins = {"unreadable": str(exc)}
-    return {"rules": rules, "pins_file": str(PINS), "pins": pins, "unit_installed": UNIT.is_file()}
+    return {"rules": rules, "pins_file": str(PINS), "pins": pins, "unit_installed": UNIT.is_file()}, None
 
 
 def write_dump(outdir: Path, files: dict[str, str]) -> None:
@@ -541,16 +599,21 @@ def write_dump(outdir: Path, files: dict[str, str]) -> None:
 def cmd_dump(outdir: Path, vtysh: list[str]) -> int:
     running = running_config()
     device = running.get("DEVICE_METADATA", {}).get("localhost", {}).get("hostname") or os.uname().nodename
-    files = {"config_db.json": json.dumps(running, indent=4, sort_keys=True) + "\n",
-             "ppd-agent.json": json.dumps(agent_state(running), indent=4, sort_keys=True) + "\n"}
+    files = {"config_db.json": json.dumps(running, indent=4, sort_keys=True) + "\n"}
     about = {"config_db.json": "the running CONFIG_DB (sonic-cfggen -d --print-data), in config_db.json's shape",
-             "frr-running.conf": "FRR's running configuration (vtysh -c 'show running-config')",
-             "ppd-agent.json": "the PPD agent's PIN_ rules (read back from CONFIG_DB ACL_RULE), its installed "
-                               "pins file and whether its unit is installed"}
+             "frr-running.conf": "FRR's running configuration (vtysh -c 'show running-config')"}
+    unreadable = {}
+    agent, why = agent_state()
+    if agent is None:
+        unreadable["ppd-agent.json"] = why
+    else:
+        files["ppd-agent.json"] = json.dumps(agent, indent=4, sort_keys=True) + "\n"
+        about["ppd-agent.json"] = ("the rules the PPD agent holds (rail-ppd-agent.py show: APPL_DB ACL_RULE_TABLE, "
+                                   "and any an older agent left in CONFIG_DB), its installed pins file and whether "
+                                   "its unit is installed")
     if FRR_CONF.is_file():
         files["frr.conf"] = FRR_CONF.read_text(encoding="utf-8", errors="replace")
         about["frr.conf"] = f"the saved FRR configuration ({FRR_CONF})"
-    unreadable = {}
     frr, why = read_frr(vtysh)
     if frr is None:
         unreadable["frr-running.conf"] = why
@@ -576,9 +639,11 @@ def dump_args(argv: list[str]) -> tuple[Path, list[str]] | None:
 
 
 def main(argv: list[str]) -> int:
-    usage = "usage: rail-switch-apply.py diff DIR | apply DIR | rollback [BACKUP] | dump OUTDIR [--vtysh CMD]"
+    usage = ("usage: rail-switch-apply.py diff DIR [--adopt-created] | apply DIR [--adopt-created] | "
+             "rollback [BACKUP] | dump OUTDIR [--vtysh CMD]")
     verbs = ("diff", "apply", "rollback", "dump")
-    if (not argv or argv[0] not in verbs or (argv[0] in ("diff", "apply") and len(argv) != 2)
+    if (not argv or argv[0] not in verbs
+            or (argv[0] in ("diff", "apply") and (len(argv) < 2 or argv[2:] not in ([], ["--adopt-created"])))
             or (argv[0] == "dump" and dump_args(argv[1:]) is None)):
         print(usage, file=sys.stderr)
         return 2
@@ -587,8 +652,8 @@ def main(argv: list[str]) -> int:
             return cmd_rollback(argv[1] if len(argv) > 1 else None)
         if argv[0] == "dump":
             return cmd_dump(*dump_args(argv[1:]))
-        stage = Path(argv[1])
-        return cmd_diff(stage) if argv[0] == "diff" else cmd_apply(stage)
+        stage, adopt_created = Path(argv[1]), argv[2:] == ["--adopt-created"]
+        return cmd_diff(stage, adopt_created) if argv[0] == "diff" else cmd_apply(stage, adopt_created)
     except Refused as exc:
         print(f"rail-switch-apply: {exc}", file=sys.stderr)
         return 1

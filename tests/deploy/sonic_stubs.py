@@ -1,7 +1,9 @@
 """A stand-in SONiC for the switch deploy script: a real redis-server holds CONFIG_DB (database 4,
 ``TABLE|key`` hashes, list fields as ``field@`` = "a,b" as SONiC's ConfigDBConnector stores them),
 and stub ``config``, ``sonic-cfggen``, ``sonic-db-cli`` and ``systemctl`` commands that record every call and do to
-that database what SONiC's do (load = merge field by field, reload = flush then load, save = dump).
+that database what SONiC's do (load = merge field by field, reload = flush then load, save = dump). The
+staged agent is a stub too (apply never runs it; rollback's ``remove`` deletes PIN_ rules), except that
+``show`` runs the real agent; ``var/run/redis/sonic-db/database_config.json`` names the redis.
 What this cannot prove: orchagent, bgpcfgd and FRR reacting to the data (no SONiC image here)."""
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import time
 from pathlib import Path
 
 from tests.ci import yang_dir
+from tests.ppd.sonic_redis import db_config
 
 CONFIG_DB = "4"
 SONIC_YANG_API = Path(__file__).resolve().parent / "sonic_yang_api"     # sonic_yang, on PYTHONPATH
@@ -95,7 +98,9 @@ record()
 if sys.argv[1] == "remove":
     for key in cli("--scan", "--pattern", "ACL_RULE|PPD|PIN_*").splitlines():
         cli("DEL", key)
-'''
+elif sys.argv[1] == "show":                     # reading needs no systemd: the real agent answers
+    os.execv(sys.executable, [sys.executable, %r, *sys.argv[1:]])
+''' % str(Path(__file__).resolve().parents[2] / "resources" / "ppd" / "rail-ppd-agent.py")
 
 
 def _write(path: Path, body: str) -> None:
@@ -121,9 +126,13 @@ class FakeSwitch:
             _write(bindir / name, body)
         self.port = free_port()
         self.redis = subprocess.Popen(["redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
-                                       "--save", "", "--appendonly", "no", "--dir", str(tmp)],
+                                       "--save", "", "--appendonly", "no", "--dir", str(tmp),
+                                       "--notify-keyspace-events", "AKE"],
                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         (self.root / "usr/local").mkdir(parents=True)
+        self.db_config = self.root / "var/run/redis/sonic-db/database_config.json"
+        self.db_config.parent.mkdir(parents=True)
+        self.db_config.write_text(json.dumps(db_config(self.port)))
         (self.root / "usr/local/yang-models").symlink_to(yang_dir().resolve())    # where SONiC keeps them
         self.env = {**os.environ, "PATH": f"{bindir}:{os.environ['PATH']}", "RAIL_APPLY_ROOT": str(self.root),
                     "PYTHONPATH": str(SONIC_YANG_API),

@@ -108,7 +108,8 @@ def test_rollback_reloads_only_the_complete_backup(switch, bundle):
     done = switch.run(stage, "rollback")
     assert done.returncode == 0, done.stdout + done.stderr
     calls = switch.calls()
-    assert calls[0][:2] == ["rail-ppd-agent.py", "remove"]
+    assert calls[0] == ["systemctl", "disable", "--now", "rail-ppd-agent.service"]   # stopped before
+    assert calls[1][:2] == ["rail-ppd-agent.py", "remove"]                               # its rules go
     reloads = [c for c in calls if c[:2] == ["config", "reload"]]
     [[_, _, _, restored]] = reloads
     full = json.loads(open(restored).read())

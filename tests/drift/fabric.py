@@ -1,7 +1,7 @@
 """The default preset's devices running their bundle for real, dumped as an operator would dump them.
 
 Switches: each one a `FakeSwitch` (real redis-server CONFIG_DB, tests/deploy), the bundle applied with the
-real rail-switch-apply.py, the real PPD agent run once (sonic backend, through a sonic-db-cli shim, its
+real rail-switch-apply.py, the real PPD agent run once (sonic backend, on that redis's APPL_DB, its
 health from tests/ppd's vtysh stand-in), FRR's zebra, staticd and bgpd on the bundle's frr.conf in a
 network namespace (designer.emulation.frr); then `rail-switch-apply.py dump`. Hosts: a namespace with the
 rail NICs, the bundle's policy-routing.sh and sysctl.conf applied for real, roce-qos.sh run against the
@@ -27,14 +27,6 @@ from tests.deploy.sonic_stubs import FakeSwitch
 from tests.drift.stand_ins import install_roce_tools, roce_script_below
 from tests.ppd.agent_helpers import AGENT_PATH, fake_vtysh
 from tests.sonic.factory import factory_config
-
-# sonic-db-cli as the agent calls it, straight to redis-cli (the agent reads redis-cli's HGETALL lines too)
-SHIM = """#!/bin/sh
-case "$1" in APPL_DB) n=0 ;; CONFIG_DB) n=4 ;; STATE_DB) n=6 ;; *) exit 2 ;; esac
-shift
-exec redis-cli -p %d -n "$n" "$@"
-"""
-
 
 WORKERS = 4
 
@@ -69,11 +61,8 @@ class Switch:
             self.redis(0, "HSET", f"NEIGH_TABLE:{port}:{uplink['next_hop']}", "neigh", "02:00:00:00:00:01")
         hops = [u["next_hop"] for u in data["uplinks"].values()]
         vtysh = fake_vtysh(self.tmp, {h: "Established" for h in hops}, {p: hops for p in data["destinations"]})
-        shim = self.tmp / "sonic-db-cli"
-        shim.write_text(SHIM % self.fake.port)
-        shim.chmod(0o755)
         done = subprocess.run([sys.executable, str(AGENT_PATH), "once", "--backend", "sonic", "--pins", str(pins),
-                               "--vtysh", vtysh, "--db-cli", str(shim)], capture_output=True, text=True)
+                               "--vtysh", vtysh, "--db-config", str(self.fake.db_config)], capture_output=True, text=True)
         assert done.returncode == 0, done.stderr
 
     def redis(self, db: int, *args: str) -> str:

@@ -48,7 +48,11 @@ def test_switch_dump_only_reads_and_says_what_it_could_not_read(switch, tmp_path
     out = tmp_path / "dump"
     done = switch.run(switch.stage_dir, "dump", str(out), "--vtysh", "/nonexistent/vtysh")
     assert done.returncode == 0, done.stderr
-    assert switch.calls() == [["sonic-cfggen", "-d", "--print-data"]]            # nothing but the read
+    agent_bin = str(switch.root / "usr/local/bin/rail-ppd-agent.py")
+    assert [c[0] for c in switch.calls()] == ["sonic-cfggen", "rail-ppd-agent.py"]  # nothing but the reads
+    assert switch.calls()[1] == [agent_bin.rpartition("/")[2], "show", "--backend", "sonic", "--pins",
+                                 str(switch.root / "etc/sonic/rail-ppd-pins.json"), "--db-config",
+                                 str(switch.db_config)]
     assert switch.dump() == before and switch.files() == files
     manifest = json.loads((out / "MANIFEST.json").read_text())
     assert manifest["format"] == 1 and manifest["kind"] == "switch" and manifest["device"] == LEAF

@@ -72,10 +72,23 @@ def test_vtysh_output_of_two_commands_is_read_as_two_documents():
     assert agent.read_json_docs('{"a": 1}\n{"b": [2]}\n') == [{"a": 1}, {"b": [2]}]
 
 
-def test_sonic_db_cli_hashes_parse_in_both_print_forms():
-    assert agent.parse_hgetall("{'PRIORITY': '5000', 'SRC_IP': '10.0.0.1/32'}") == {
-        "PRIORITY": "5000", "SRC_IP": "10.0.0.1/32"}
-    assert agent.parse_hgetall("PRIORITY\n5000\nSRC_IP\n10.0.0.1/32") == {"PRIORITY": "5000", "SRC_IP": "10.0.0.1/32"}
+def test_the_redis_instance_comes_from_database_config_json(tmp_path):
+    sock = tmp_path / "redis.sock"
+    sock.write_text("")
+    config = {"INSTANCES": {"redis": {"hostname": "127.0.0.1", "port": 6379, "unix_socket_path": str(sock)}},
+              "DATABASES": {n: {"id": i, "separator": ":", "instance": "redis"}
+                            for n, i in (("APPL_DB", 0), ("CONFIG_DB", 4), ("STATE_DB", 6))}}
+    path = tmp_path / "database_config.json"
+    path.write_text(json.dumps(config))
+    assert agent.locate_dbs(str(path)) == (("unix", str(sock)), {"APPL_DB": 0, "CONFIG_DB": 4, "STATE_DB": 6})
+    sock.unlink()                                    # no socket there: the instance's TCP address
+    assert agent.locate_dbs(str(path))[0] == ("tcp", "127.0.0.1", 6379)
+    del config["DATABASES"]["STATE_DB"]
+    path.write_text(json.dumps(config))
+    with pytest.raises(agent.AgentError, match="not SONiC's database_config.json"):
+        agent.locate_dbs(str(path))
+    with pytest.raises(agent.AgentError, match="No such file"):
+        agent.locate_dbs(str(tmp_path / "none.json"))
 
 
 @pytest.mark.parametrize("content,message", [
