@@ -24,7 +24,7 @@ import weakref
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from ..model.gcpause import settle
+from ..model.gcpause import collector_paused, settle
 
 DELAY_MS = 150
 SWITCH_S = 0.001      # the interpreter's thread switch interval while a pass runs (the default is 5 ms)
@@ -196,7 +196,11 @@ def _work(jobs: queue.SimpleQueue, runner_ref) -> None:
         before = sys.getswitchinterval()
         sys.setswitchinterval(SWITCH_S)
         try:
-            findings = job.run()
+            with collector_paused():
+                findings = job.run()
+                # what the pass built (the copy's context and caches) lives on: out of the collector's
+                # walks before it runs again, else its first full pass walks them holding the lock (0.1 s)
+                settle()
         except Exception as exc:        # noqa: BLE001 - shown in the dock, the editor goes on
             error = f"{type(exc).__name__}: {exc}"
         finally:
