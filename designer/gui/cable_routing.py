@@ -69,7 +69,10 @@ class CableRouting:
         end_b = geo.anchor_at(layout, dev_b, port_b, self._ports(dev_b) if dev_b in switches else _NO_PORTS,
                               box_a.y if box_a else 0.0)
         router = self.router()
-        item.bucket = router.cell_of(dev_a) or router.cell_of(dev_b)
+        cell, label_at = router.trunk_of(dev_a, dev_b)
+        item.bucket = (cell, router.upper_role(dev_a, dev_b))
+        if label_at is not None:
+            self.overview.fabric.trunks[item.bucket] = label_at
         if end_a is not None and end_b is not None:
             item.set_path(router.path(dev_a, end_a, dev_b, end_b, item.rail))
         else:
@@ -78,7 +81,9 @@ class CableRouting:
         shown = dev_a not in hidden and dev_b not in hidden
         if item.isVisible() != shown:
             item.setVisible(shown)
-        if shown:
+        if shown and self._new_links is not None and link_id in self._new_links:
+            self._new_links[link_id] = item       # shown with the others at the end (`FabricScene.reconcile`)
+        elif shown:
             self.overview.show_link(item)
         else:
             self.overview.hide_link(link_id)

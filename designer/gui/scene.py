@@ -49,6 +49,7 @@ class FabricScene(CableRouting, QGraphicsScene):
         self._shown: dict[str, object] = {}          # device id -> the entity its item shows
         self._port_index: dict[tuple, dict[str, int]] = {}
         self._router = None                # cable paths of the current layout (CableRouting.router)
+        self._new_links: dict | None = None  # while a reconcile routes new cables: id -> item, shown at its end
         self.overview: CableLayers | None = None
         self.plates: SuPlatesItem | None = None
         self.bands: BandPlatesItem | None = None
@@ -149,8 +150,13 @@ class FabricScene(CableRouting, QGraphicsScene):
             touched.update(dict.fromkeys(self._links_touching(device_id)))
         if relayout or added:
             touched.update(self.relayout(skip=added))
-        for link_id in touched:
-            self._refresh_link(link_id)
+        self._new_links = dict.fromkeys(new_links)
+        try:
+            for link_id in touched:
+                self._refresh_link(link_id)
+            self.overview.show_new_links([item for item in self._new_links.values() if item is not None])
+        finally:
+            self._new_links = None
         decorate = self.decorate
         for item in fresh:              # routed first: the scene's index takes each cable once, where it ends up
             self.addItem(item)

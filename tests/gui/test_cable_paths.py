@@ -64,7 +64,7 @@ def test_the_cables_of_one_rail_run_as_one_bus(qapp):
     scene = FabricScene(_design("superpod-su", 1))
     rail0 = {i: item.points() for i, item in scene.links.items()
              if isinstance(item, LinkItem) and not item.fabric_tier and item.rail == 0}
-    drawn, _, _ = _segments(rail0)
+    drawn = _segments(rail0)
     every = sum(len(points) - 1 for points in rail0.values())
     assert len(rail0) == 32 and len(drawn) < every * 0.7
 

@@ -22,14 +22,17 @@ to the spines are drawn as one line each. Zoomed out it leaves out the segments 
 from __future__ import annotations
 
 import numpy as np
-from PySide6.QtCore import QLineF, QRectF, Qt
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtGui import QFont, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
+from .. import style
 from .link import LAYER_KINDS, LinkItem, pen_for
 
 OVERVIEW_LOD = 0.3   # below this zoom the scene is drawn in overview mode
 HAZE_LOD = 0.1       # below this zoom plain leaf-spine cables are not drawn at all (marked ones still are)
 CULL_MIN = 64        # a group of fewer lines is drawn whole (the bounds test costs more than it saves)
+TRUNK_PX = 11       # a trunk's count, in screen pixels
 MIN_PX = 3.0         # zoomed out, segments shorter than this on screen are left out
 
 
@@ -46,6 +49,7 @@ class LinkOverviewItem(QGraphicsItem):
         #                                                      bounds x0, y0, x1, y1 and lengths), rebuilt on change
         self._where: dict[str, tuple[tuple, QRectF]] = {}    # link id -> (group, bounds)
         self._group_bounds: dict[tuple, QRectF] = {}
+        self.trunks: dict[tuple, tuple[float, float]] = {}  # bucket -> where its trunk's count is written
         self._bounds = QRectF()
         self.overview = False            # zoomed out: draw every group; zoomed in: only the plain ones
         self.setZValue(z)
@@ -74,6 +78,25 @@ class LinkOverviewItem(QGraphicsItem):
             self.prepareGeometryChange()
             self._bounds = self._bounds.united(rect)
         self.update(rect)
+
+    def show_new_links(self, items: list) -> None:
+        """`show_link` for many cables this layer does not hold yet (a design just opened): one
+        geometry change and one update for all of them."""
+        groups, where, group_bounds = self._groups, self._where, self._group_bounds
+        bounds = QRectF(self._bounds)
+        for item in items:
+            group, rect = (item.overview_key(), item.bucket), item.boundingRect()
+            groups.setdefault(group, {})[item.model_id] = item.points()
+            self._lists.pop(group, None)
+            where[item.model_id] = (group, rect)
+            known = group_bounds.get(group)
+            group_bounds[group] = rect if known is None else known.united(rect)
+        for rect in group_bounds.values():
+            bounds = bounds.united(rect)
+        if bounds != self._bounds:
+            self.prepareGeometryChange()
+            self._bounds = bounds
+        self.update()
 
     def hide_link(self, link_id: str) -> None:
         old = self._where.pop(link_id, None)
@@ -111,37 +134,80 @@ class LinkOverviewItem(QGraphicsItem):
                 continue
             cached = self._lists.get(group)
             if cached is None:
-                cached = self._lists[group] = _segments(self._groups[group])
-            lines = _meeting(*cached, bounds, shortest)
+                cached = self._lists[group] = _Segments(self._groups[group])
+            lines = cached.meeting(bounds, shortest)
             if lines:
                 painter.setPen(pen_for(key if self.overview else _detail_key(key)))
                 painter.drawLines(lines)
+        if self.overview and self.trunks:
+            self._trunk_counts(painter, lod, area)
+
+    def trunk_counts(self) -> dict[tuple, int]:
+        """Bucket (its cell and the tier it climbs to) -> the cables its trunk carries."""
+        counts: dict[tuple, int] = {}
+        for (_, bucket), links in self._groups.items():
+            if bucket in self.trunks and links:
+                counts[bucket] = counts.get(bucket, 0) + len(links)
+        return counts
+
+    def _trunk_counts(self, painter, lod: float, area: QRectF) -> None:
+        """Zoomed out, each trunk says how many cables it carries (``128 to spines``)."""
+        font = QFont(painter.font())
+        font.setPixelSize(max(1, round(TRUNK_PX / max(lod, 1e-6))))
+        painter.setFont(font)
+        painter.setPen(QPen(style.TRUNK_TEXT))
+        for bucket, count in sorted(self.trunk_counts().items(), key=str):
+            x, y = self.trunks[bucket]
+            if area.contains(x, y):
+                painter.drawText(QPointF(x + 4 / lod, y - 4 / lod), f"{count} to {bucket[1]}s")
 
 
-def _segments(group: dict[str, tuple]) -> tuple[list, np.ndarray, np.ndarray]:
-    """The distinct segments of a group's paths (shared ones once), their bounds and lengths."""
-    flat = [(*p, *q) for points in group.values() for p, q in zip(points, points[1:]) if p != q]
-    if not flat:
-        return [], np.zeros((0, 4)), np.zeros(0)
-    ends = np.unique(np.round(np.array(flat, dtype=float), 2), axis=0)
-    lines = [QLineF(*row) for row in ends.tolist()]
-    boxes = np.column_stack((np.minimum(ends[:, 0], ends[:, 2]), np.minimum(ends[:, 1], ends[:, 3]),
-                             np.maximum(ends[:, 0], ends[:, 2]), np.maximum(ends[:, 1], ends[:, 3])))
-    lengths = np.abs(ends[:, 2] - ends[:, 0]) + np.abs(ends[:, 3] - ends[:, 1])
-    return lines, boxes, lengths
+class _Segments:
+    """A group's distinct segments: their ends, bounds and lengths as arrays; the QLineF of a segment
+    is made the first time it is drawn (zoomed out most are too short to draw at all)."""
+
+    __slots__ = ("ends", "boxes", "lengths", "_lines")
+
+    def __init__(self, group: dict[str, tuple]):
+        # shared segments are the same floats (the router computes them alike): a set drops the repeats,
+        # sorted so the drawing order (and the diagram export's bytes) does not depend on the edit history
+        flat = sorted({(*p, *q) for points in group.values() for p, q in zip(points, points[1:]) if p != q})
+        ends = np.array(flat, dtype=float).reshape(-1, 4)
+        self.ends = ends
+        self.boxes = np.column_stack((np.minimum(ends[:, 0], ends[:, 2]), np.minimum(ends[:, 1], ends[:, 3]),
+                                      np.maximum(ends[:, 0], ends[:, 2]), np.maximum(ends[:, 1], ends[:, 3])))
+        self.lengths = np.abs(ends[:, 2] - ends[:, 0]) + np.abs(ends[:, 3] - ends[:, 1])
+        self._lines: list = [None] * len(ends)
+
+    def __len__(self) -> int:
+        return len(self._lines)
+
+    def lines(self, indexes) -> list:
+        lines, ends = self._lines, self.ends
+        out = []
+        for i in indexes:
+            line = lines[i]
+            if line is None:
+                line = lines[i] = QLineF(*ends[i].tolist())
+            out.append(line)
+        return out
+
+    def meeting(self, area: tuple[float, float, float, float], shortest: float = 0.0) -> list:
+        """The segments whose bounds meet ``area`` (x0, y0, x1, y1) and that are at least ``shortest`` long."""
+        if len(self) < CULL_MIN and not shortest:
+            return self.lines(range(len(self)))
+        x0, y0, x1, y1 = area
+        boxes = self.boxes
+        keep = (boxes[:, 0] <= x1) & (boxes[:, 2] >= x0) & (boxes[:, 1] <= y1) & (boxes[:, 3] >= y0)
+        if shortest:
+            keep &= self.lengths >= shortest
+        return self.lines(np.flatnonzero(keep).tolist())
 
 
-def _meeting(lines: list, boxes: np.ndarray, lengths: np.ndarray, area: tuple[float, float, float, float],
-             shortest: float = 0.0) -> list:
-    """The segments whose bounds meet ``area`` (x0, y0, x1, y1) and that are at least ``shortest`` long."""
-    if len(lines) < CULL_MIN and not shortest:
-        return lines
-    x0, y0, x1, y1 = area
-    keep = (boxes[:, 0] <= x1) & (boxes[:, 2] >= x0) & (boxes[:, 1] <= y1) & (boxes[:, 3] >= y0)
-    if shortest:
-        keep &= lengths >= shortest
-    hit = np.flatnonzero(keep)
-    return lines if len(hit) == len(lines) else [lines[i] for i in hit.tolist()]
+def _segments(group: dict[str, tuple]) -> list:
+    """Every distinct segment of a group's paths (shared ones once), as drawn."""
+    segments = _Segments(group)
+    return segments.lines(range(len(segments)))
 
 
 def _layer_key(key: tuple) -> bool:
@@ -169,6 +235,11 @@ class CableLayers:
         layer = self._layer(item)
         (self.host if layer is self.fabric else self.fabric).hide_link(item.model_id)
         layer.show_link(item)
+
+    def show_new_links(self, items: list) -> None:
+        """Cables neither layer holds yet, each to its layer (`LinkOverviewItem.show_new_links`)."""
+        self.fabric.show_new_links([item for item in items if item.fabric_tier])
+        self.host.show_new_links([item for item in items if not item.fabric_tier])
 
     def hide_link(self, link_id: str) -> None:
         self.fabric.hide_link(link_id)
