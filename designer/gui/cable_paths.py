@@ -204,21 +204,17 @@ class Router:
 
     def trunk_of(self, dev_a: str, dev_b: str) -> tuple[geo.Box | None, Point | None]:
         """The part of the canvas a cable starts in (its SU block, or its pod for a pod's spines) and
-        where the trunk it runs in is labelled with its count (None: a server cable, no trunk)."""
+        where its trunk's count is written, right-aligned over that part's top right corner (None: a
+        server cable, no trunk)."""
         layout = self.layout
         low = dev_a if dev_a in layout.su_of else dev_b if dev_b in layout.su_of else None
         if low is not None:
             block = layout.su_blocks.get(layout.su_of[low])
-            if block is None or not (dev_a in self._switch_boxes and dev_b in self._switch_boxes):
-                return block, None
-            cell = self._cell.get(layout.su_of[low])
-            if cell is not block:                   # in a pod: the SU's uplinks rise straight to its spines
-                return block, (block.x, block.y - 6)
-            return block, (cell.x - self._gap / 2 + 3 * self._row_of(cell), cell.y - 10 - 4 * self._row_of(cell))
-        cell = self.cell_of(dev_a) or self.cell_of(dev_b)
-        if cell is None:
-            return None, None
-        return cell, (cell.x - self._gap / 2 + 3 * self._row_of(cell), cell.y - 10 - 4 * self._row_of(cell))
+        else:
+            block = self.cell_of(dev_a) or self.cell_of(dev_b)
+        if block is None or not (dev_a in self._switch_boxes and dev_b in self._switch_boxes):
+            return block, None
+        return block, (block.x + block.w, block.y - 4)
 
     def upper_role(self, dev_a: str, dev_b: str) -> str | None:
         """The role of a cable's upper switch (the tier its trunk climbs to), None for a server cable."""

@@ -72,7 +72,7 @@ class CableRouting:
         cell, label_at = router.trunk_of(dev_a, dev_b)
         item.bucket = (cell, router.upper_role(dev_a, dev_b))
         if label_at is not None:
-            self.overview.fabric.trunks[item.bucket] = label_at
+            self.overview.fabric.set_trunk(item.bucket, label_at)
         if end_a is not None and end_b is not None:
             item.set_path(router.path(dev_a, end_a, dev_b, end_b, item.rail))
         else:

@@ -76,3 +76,20 @@ def test_every_drawn_segment_runs_across_or_down_the_canvas(qapp):
         for item in scene.links.values():
             points = item.points()
             assert all(a[0] == b[0] or a[1] == b[1] for a, b in zip(points, points[1:])), (item.model_id, points)
+
+
+def test_each_sus_uplinks_are_one_trunk_whose_count_is_its_cable_count(qapp):
+    f = _design("b200-superpod", 4)                     # three tiers: SUs -> their pod's spines -> cores
+    scene = FabricScene(f)
+    counts = scene.overview.fabric.trunk_counts()
+    by_su = {}
+    for link in f.links.values():
+        ends = [f.switches.get(ep.partition("/")[0]) for ep in (link.a, link.b)]
+        roles = sorted(s.role.value for s in ends if s is not None)
+        if roles == ["leaf", "spine"]:
+            su = next(s.su for s in ends if s.role.value == "leaf")
+            by_su[su] = by_su.get(su, 0) + 1
+    to_spines = sorted(n for (cell, upper), n in counts.items() if upper == "spine")
+    assert to_spines == sorted(by_su.values()) and len(to_spines) == 4
+    assert sum(n for (cell, upper), n in counts.items() if upper == "core") == \
+        sum(1 for l in f.links.values() if "core" in l.id)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QFont, QPen
+from PySide6.QtGui import QFont, QFontMetricsF, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
 from .. import style
@@ -33,6 +33,7 @@ OVERVIEW_LOD = 0.3   # below this zoom the scene is drawn in overview mode
 HAZE_LOD = 0.1       # below this zoom plain leaf-spine cables are not drawn at all (marked ones still are)
 CULL_MIN = 64        # a group of fewer lines is drawn whole (the bounds test costs more than it saves)
 TRUNK_PX = 11       # a trunk's count, in screen pixels
+TRUNK_REACH = 400   # room for its text (scene units, left of and above where it ends)
 MIN_PX = 3.0         # zoomed out, segments shorter than this on screen are left out
 
 
@@ -142,6 +143,16 @@ class LinkOverviewItem(QGraphicsItem):
         if self.overview and self.trunks:
             self._trunk_counts(painter, lod, area)
 
+    def set_trunk(self, bucket: tuple, at: tuple[float, float]) -> None:
+        """Where the trunk of ``bucket`` is labelled (its text ends there; the layer's bounds take it in)."""
+        if self.trunks.get(bucket) != at:
+            self.trunks[bucket] = at
+            x, y = at
+            label = QRectF(x - TRUNK_REACH, y - TRUNK_REACH, TRUNK_REACH, TRUNK_REACH)
+            if not self._bounds.contains(label):
+                self.prepareGeometryChange()
+                self._bounds = self._bounds.united(label)
+
     def trunk_counts(self) -> dict[tuple, int]:
         """Bucket (its cell and the tier it climbs to) -> the cables its trunk carries."""
         counts: dict[tuple, int] = {}
@@ -156,10 +167,12 @@ class LinkOverviewItem(QGraphicsItem):
         font.setPixelSize(max(1, round(TRUNK_PX / max(lod, 1e-6))))
         painter.setFont(font)
         painter.setPen(QPen(style.TRUNK_TEXT))
+        metrics = QFontMetricsF(font)
         for bucket, count in sorted(self.trunk_counts().items(), key=str):
             x, y = self.trunks[bucket]
             if area.contains(x, y):
-                painter.drawText(QPointF(x + 4 / lod, y - 4 / lod), f"{count} to {bucket[1]}s")
+                text = f"{count} to {bucket[1]}s"
+                painter.drawText(QPointF(x - metrics.horizontalAdvance(text), y - 2 / lod), text)
 
 
 class _Segments:
