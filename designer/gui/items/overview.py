@@ -136,7 +136,7 @@ class LinkOverviewItem(QGraphicsItem):
             cached = self._lists.get(group)
             if cached is None:
                 cached = self._lists[group] = _Segments(self._groups[group])
-            lines = cached.meeting(bounds, shortest)
+            lines = cached.meeting(bounds, shortest, buses=self.overview and _layer_key(key))
             if lines:
                 painter.setPen(pen_for(key if self.overview else _detail_key(key)))
                 painter.drawLines(lines)
@@ -179,13 +179,20 @@ class _Segments:
     """A group's distinct segments: their ends, bounds and lengths as arrays; the QLineF of a segment
     is made the first time it is drawn (zoomed out most are too short to draw at all)."""
 
-    __slots__ = ("ends", "boxes", "lengths", "_lines")
+    __slots__ = ("ends", "boxes", "lengths", "shared", "_lines")
 
     def __init__(self, group: dict[str, tuple]):
-        # shared segments are the same floats (the router computes them alike): a set drops the repeats,
-        # sorted so the drawing order (and the diagram export's bytes) does not depend on the edit history
-        flat = sorted({(*p, *q) for points in group.values() for p, q in zip(points, points[1:]) if p != q})
+        # shared segments are the same floats (the router computes them alike): counted once each, sorted
+        # so the drawing order (and the diagram export's bytes) does not depend on the edit history
+        uses: dict[tuple, int] = {}
+        for points in group.values():
+            for p, q in zip(points, points[1:]):
+                if p != q:
+                    key = (*p, *q)
+                    uses[key] = uses.get(key, 0) + 1
+        flat = sorted(uses)
         ends = np.array(flat, dtype=float).reshape(-1, 4)
+        self.shared = np.array([uses[key] > 1 for key in flat], dtype=bool)   # on a bus or trunk
         self.ends = ends
         self.boxes = np.column_stack((np.minimum(ends[:, 0], ends[:, 2]), np.minimum(ends[:, 1], ends[:, 3]),
                                       np.maximum(ends[:, 0], ends[:, 2]), np.maximum(ends[:, 1], ends[:, 3])))
@@ -205,15 +212,18 @@ class _Segments:
             out.append(line)
         return out
 
-    def meeting(self, area: tuple[float, float, float, float], shortest: float = 0.0) -> list:
-        """The segments whose bounds meet ``area`` (x0, y0, x1, y1) and that are at least ``shortest`` long."""
-        if len(self) < CULL_MIN and not shortest:
+    def meeting(self, area: tuple[float, float, float, float], shortest: float = 0.0, buses: bool = False) -> list:
+        """The segments whose bounds meet ``area`` (x0, y0, x1, y1), at least ``shortest`` long, and
+        (``buses``) only those two or more cables share: a rail's bus, a trunk."""
+        if len(self) < CULL_MIN and not shortest and not buses:
             return self.lines(range(len(self)))
         x0, y0, x1, y1 = area
         boxes = self.boxes
         keep = (boxes[:, 0] <= x1) & (boxes[:, 2] >= x0) & (boxes[:, 1] <= y1) & (boxes[:, 3] >= y0)
         if shortest:
             keep &= self.lengths >= shortest
+        if buses:
+            keep &= self.shared
         return self.lines(np.flatnonzero(keep).tolist())
 
 
