@@ -63,13 +63,15 @@ class Router:
         self._stacked: dict[str, tuple] = {}
 
     def neighbours(self, device: str) -> list[str]:
-        """The other switches whose boxes share some of this one's x range (its stack, its band column)."""
+        """The other switches of its cell (SU, pod, or the tiers above the grid) whose boxes share some
+        of this one's x range: its stack, its band column."""
         box = self._switch_boxes.get(device)
         if box is None:
             return []
+        cell = self.cell_of(device)
         found = dict.fromkeys(other for key in range(int(box.x // BUCKET), int((box.x + box.w) // BUCKET) + 1)
                               for other in self._buckets.get(key, ()) if other != device)
-        return list(found)
+        return [other for other in found if self.cell_of(other) == cell]
 
     # ------------------------------------------------------------------ geometry of the layout
     def _in_pod(self, box: geo.Box) -> geo.Box | None:

@@ -51,6 +51,7 @@ class LinkOverviewItem(QGraphicsItem):
         self._where: dict[str, tuple[tuple, QRectF]] = {}    # link id -> (group, bounds)
         self._group_bounds: dict[tuple, QRectF] = {}
         self.trunks: dict[tuple, tuple[float, float]] = {}  # bucket -> where its trunk's count is written
+        self._order: list | None = None                     # the groups in drawing order (None: sort again)
         self._bounds = QRectF()
         self.overview = False            # zoomed out: draw every group; zoomed in: only the plain ones
         self.setZValue(z)
@@ -70,7 +71,9 @@ class LinkOverviewItem(QGraphicsItem):
             self._groups[old[0]].pop(item.model_id, None)
             self._lists.pop(old[0], None)
             self.update(old[1])
-        self._groups.setdefault(group, {})[item.model_id] = item.points()
+        if group not in self._groups:
+            self._groups[group], self._order = {}, None
+        self._groups[group][item.model_id] = item.points()
         self._lists.pop(group, None)
         self._where[item.model_id] = (group, rect)
         bounds = self._group_bounds.get(group)
@@ -87,7 +90,9 @@ class LinkOverviewItem(QGraphicsItem):
         bounds = QRectF(self._bounds)
         for item in items:
             group, rect = (item.overview_key(), item.bucket), item.boundingRect()
-            groups.setdefault(group, {})[item.model_id] = item.points()
+            if group not in groups:
+                groups[group], self._order = {}, None
+            groups[group][item.model_id] = item.points()
             self._lists.pop(group, None)
             where[item.model_id] = (group, rect)
             known = group_bounds.get(group)
@@ -125,7 +130,9 @@ class LinkOverviewItem(QGraphicsItem):
         bounds = (area.left(), area.top(), area.right(), area.bottom())
         shortest = MIN_PX / max(lod, 1e-6) if self.overview else 0.0
         # the leaf-spine haze first, red (cross-rail or flagged) cables last, so they are drawn on top
-        for group in sorted(self._groups, key=lambda g: (g[0][0] != "haze", g[0][0] == "red", str(g[0]), str(g[1]))):
+        if self._order is None:
+            self._order = sorted(self._groups, key=lambda g: (g[0][0] != "haze", g[0][0] == "red", str(g[0]), str(g[1])))
+        for group in self._order:
             key = group[0]
             if not self._groups[group] or not (self.overview or _layer_key(key)):
                 continue                     # zoomed in, that cable's own item draws it
