@@ -104,7 +104,7 @@ class Router:
             elif below and self._roles.get(device) == "core":     # the spine rows start there
                 cached = min(below) - tiers.BAND_LABEL - 14
             else:
-                cached = self._grid_top - 24
+                cached = self._grid_top - 50
             self._aisles[device] = cached
         return cached
 
@@ -196,7 +196,7 @@ class Router:
         box = self.layout.boxes.get(device)
         if cell is None or box is None:
             return [end], None
-        above = cell.y - 10 - 4 * self._row_of(cell)
+        above = cell.y - geo.SU_ROW_GAP / 2 + 4 * self._row_of(cell)     # mid-gap, clear of the titles
         if device in self.layout.nic_slots:          # a server: along its aisle out of its block's side
             aisle = box.y - geo.ROW_GAP / 2 + self._offset(rail, geo.ROW_GAP - 4)
             side = cell.x - self._gap / 4
