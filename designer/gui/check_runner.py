@@ -64,6 +64,7 @@ class CheckRunner(QObject):
         self._idle = threading.Event()
         self._idle.set()
         self._stopped = False
+        self._ran: _Pass | None = None      # the last pass the worker finished (set there, read after `_idle`)
         self._settled = False               # the GC was told the design is built (after its first check)
         self._jobs: queue.SimpleQueue = queue.SimpleQueue()
         # the worker holds the runner weakly: a window dropped without closing ends its worker too
@@ -134,7 +135,7 @@ class CheckRunner(QObject):
             return                       # run_now ran a pass meanwhile, or the window closed
         self._busy = False
         t0 = time.perf_counter()
-        self._checker = job.checker if job.copy is self._copy else None
+        self._adopt(job)
         stale = self._source is not self.document.fabric or self._events is None or bool(self._events)
         if error is not None:
             self._failed(error)
@@ -144,11 +145,17 @@ class CheckRunner(QObject):
         if (stale or self._again) and not self._timer.isActive():
             self.start()                 # the design moved on while it ran: check what it is now
 
+    def _adopt(self, job: _Pass | None) -> None:
+        """Keep the checker a finished pass made or used, if it is the current copy's."""
+        if job is not None and job.copy is self._copy and job.checker is not None:
+            self._checker = job.checker
+
     def run_now(self) -> list:
         """The whole re-check at once, on this thread, waiting for a pass under way first (tests,
         benchmarks and scripts that need the findings before they go on)."""
         self._timer.stop()
         self._idle.wait()
+        self._adopt(self._ran)           # a pass that just ran made the copy's checker: keep it
         self._busy = self._again = False
         self._token += 1                 # a delivery still queued is stale
         try:
@@ -211,6 +218,7 @@ def _work(jobs: queue.SimpleQueue, runner_ref) -> None:
         runner = runner_ref()
         if runner is None:
             return
+        runner._ran = job               # what the pass built is the runner's again before it is told so
         runner._idle.set()
         if runner._stopped:
             return
