@@ -12,8 +12,8 @@ Targets (issues 10 and 23, on 2 cores): open 1,024 servers < 3 s; every single e
 and its redo < 100 ms median at 1,024 servers and < 250 ms at 4,096, from the call to the repainted
 canvas and the automatic re-check's findings; a bulk edit over one SU < 1 s; open 4,096 servers
 < 10 s. Each edit is run 3 times (min/median printed) and asserted to have taken effect (and its
-undo to have taken it back). The re-check runs as the window runs it, in slices between events
-(started at once rather than after its debounce); the longest slice is how long input waited.
+undo to have taken it back). The re-check runs as the window runs it, on its worker thread
+(started at once rather than after its debounce); how late a 4 ms timer fires meanwhile is how long input waited.
 Run it under a real X server too: xvfb-run -a env QT_QPA_PLATFORM=xcb python bench/bench_gui.py
 """
 
@@ -70,27 +70,46 @@ def timed(app, window, fn, first_paint: bool = False):
 
 
 def open_design(app, window, path: Path, label: str, target_ms: float):
-    """Open (load, canvas, first paint), then the first check the window runs right after it."""
+    """Open (load, canvas, first paint), then the first check the window runs right after it (on its
+    worker: the longest the GUI thread waited meanwhile is printed)."""
     runner = window.checks
     t_open, _ = timed(app, window, lambda: window.files.open_file(path, ask=False), first_paint=True)
     runner._timer.stop()                               # the check is timed apart from the open
     f = window.document.fabric
     row(f"open {label} ({len(f.servers):,} servers, {len(f.links):,} cables) + first paint", t_open, target_ms)
-    t_check, _ = timed(app, window, runner.run_now)
-    row(f"  first check of {label} (runs just after the open)", t_check, target_ms)
+    t_check, longest = recheck(app, window)
+    row(f"  first check of {label} (on the worker, after the open)", t_check, target_ms)
+    row(f"  the longest the window waited while it ran", longest, 16)
     row(f"  open + first check, findings shown", t_open + t_check, target_ms)
 
 
+TICK_MS = 4      # the stand-in for input while a re-check runs: a precise timer this often
+
+
 def recheck(app, window) -> tuple[float, float]:
-    """The automatic re-check as the window runs it (in slices between events), started at once
-    instead of after its debounce: (seconds until the findings are shown, the longest slice: the
-    longest input waits while it runs)."""
+    """The automatic re-check as the window runs it (on its worker thread), started at once instead
+    of after its debounce: (seconds until the findings are shown, the longest input waited meanwhile).
+    Input is stood in for by a precise timer every `TICK_MS`: how late a tick fires past its time is how
+    long an event would have waited (for the interpreter lock, the hand-over, the delivery of the
+    findings). The loop sleeps between events as the window's does, so the worker has the lock."""
+    from PySide6.QtCore import QEventLoop, QTimer, Qt
     runner = window.checks
+    ticks: list[float] = []
+    probe = QTimer()
+    probe.setTimerType(Qt.PreciseTimer)
+    probe.setInterval(TICK_MS)
+    probe.timeout.connect(lambda: ticks.append(time.perf_counter()))
     t0 = time.perf_counter()
+    ticks.append(t0)
+    probe.start()
     runner.start()
     while runner.pending():
-        app.processEvents()
-    return time.perf_counter() - t0, max(runner.slices, default=0.0)
+        app.processEvents(QEventLoop.WaitForMoreEvents)
+    done = time.perf_counter()
+    probe.stop()
+    ticks.append(done)
+    late = max((b - a for a, b in zip(ticks, ticks[1:])), default=0.0) - TICK_MS / 1000
+    return done - t0, max(late, 0.0)
 
 
 def median(values: list[float]) -> float:
@@ -100,11 +119,11 @@ def median(values: list[float]) -> float:
 
 def summary(name: str, kind: str, paint: list[float], total: list[float], slices: list[float], target_ms: float) -> None:
     """One line per edit, undo or redo: min/median of the edit + repaint, of the edit + repaint +
-    the whole re-check (findings shown), and the longest slice the re-check blocked input for."""
+    the whole re-check (findings shown), and the longest the event loop waited meanwhile."""
     ms = [x * 1000 for x in total]
     ROWS.append((f"{name}: {kind}", median(ms), target_ms))
     print(f"  {name + ': ' + kind:52} edit+paint {min(paint) * 1000:6.1f}/{median(paint) * 1000:6.1f}"
-          f"  +re-check {min(ms):6.1f}/{median(ms):6.1f} ms  longest slice {max(slices) * 1000:5.1f} ms"
+          f"  +re-check {min(ms):6.1f}/{median(ms):6.1f} ms  longest wait {max(slices) * 1000:5.1f} ms"
           f"{'' if median(ms) < target_ms else '  OVER'}")
 
 

@@ -1,12 +1,14 @@
 """How the scene draws a cable: its colour (the rail it carries, red when it crosses rails), its
-two ends on the devices the layout placed, whether it is shown (not inside a collapsed SU), and
-which layer or item paints it. Part of `FabricScene`; the hot path of opening a design."""
+two ends on the devices the layout placed and its path between them (`cable_paths.Router`: around
+every box), whether it is shown (not inside a collapsed SU), and which layer or item paints it.
+Part of `FabricScene`; the hot path of opening a design."""
 
 from __future__ import annotations
 
 from ..model.entities import Role
 from ..planning import layout as geo
 from . import style
+from .cable_paths import Router
 from .items import LinkItem
 
 _NO_PORTS: dict[str, int] = {}
@@ -24,6 +26,21 @@ class CableRouting:
             table = {name: i for i, name in enumerate(self.fabric.ports(switch_id))}
             self._port_index[key] = table
         return table
+
+    def router(self) -> Router:
+        """The paths of the current layout (made again when the layout is)."""
+        router = self._router
+        if router is None or router.layout is not self.layout:
+            router = self._router = Router(self.layout, len(self.fabric.rails), self.fabric.switches)
+        return router
+
+    def stack_neighbours(self, device_id: str, old: Router | None) -> set[str]:
+        """The switches that share a stack or band column with ``device_id`` now or under ``old``: their
+        cables' last legs may have to go round it (or no longer)."""
+        out = set(self.router().neighbours(device_id))
+        if old is not None:
+            out.update(old.neighbours(device_id))
+        return out
 
     def link_visible(self, link) -> bool:
         hidden = self.layout.hidden
@@ -51,12 +68,22 @@ class CableRouting:
                               box_b.y if box_b else 0.0)
         end_b = geo.anchor_at(layout, dev_b, port_b, self._ports(dev_b) if dev_b in switches else _NO_PORTS,
                               box_a.y if box_a else 0.0)
-        item.set_ends(end_a or (0.0, 0.0), end_b or (0.0, 0.0))
+        router = self.router()
+        cell, label_at = router.trunk_of(dev_a, dev_b)
+        item.bucket = (cell, router.upper_role(dev_a, dev_b))
+        if label_at is not None:
+            self.overview.fabric.set_trunk(item.bucket, label_at)
+        if end_a is not None and end_b is not None:
+            item.set_path(router.path(dev_a, end_a, dev_b, end_b, item.rail))
+        else:
+            item.set_ends(end_a or (0.0, 0.0), end_b or (0.0, 0.0))
         hidden = layout.hidden
         shown = dev_a not in hidden and dev_b not in hidden
         if item.isVisible() != shown:
             item.setVisible(shown)
-        if shown:
+        if shown and self._new_links is not None and link_id in self._new_links:
+            self._new_links[link_id] = item       # shown with the others at the end (`FabricScene.reconcile`)
+        elif shown:
             self.overview.show_link(item)
         else:
             self.overview.hide_link(link_id)

@@ -130,7 +130,7 @@ def build(window) -> None:
         docks.addAction(dock.toggleViewAction())
 
     t = bar.addMenu("&Tools")
-    _add(w, t, "check_now", "Run &checks now", w.checks.run_now, "F5")
+    _add(w, t, "check_now", "Run &checks now", w.checks.start, "F5")
     _add(w, t, "next_finding", "&Next error", lambda: w.findings.step(1), "F8")
     _add(w, t, "previous_finding", "&Previous error", lambda: w.findings.step(-1), "Shift+F8")
     t.addSeparator()

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QGraphicsScene, QToolTip
 from ..model import events as ev
 from ..model.entities import Server
 from ..model.fabric import Fabric
+from ..model.gcpause import collector_paused
 from ..model.ids import split_endpoint
 from ..planning import layout as geo
 from . import style
@@ -47,6 +48,8 @@ class FabricScene(CableRouting, QGraphicsScene):
         self.links: dict[str, LinkItem] = {}
         self._shown: dict[str, object] = {}          # device id -> the entity its item shows
         self._port_index: dict[tuple, dict[str, int]] = {}
+        self._router = None                # cable paths of the current layout (CableRouting.router)
+        self._new_links: dict | None = None  # while a reconcile routes new cables: id -> item, shown at its end
         self.overview: CableLayers | None = None
         self.plates: SuPlatesItem | None = None
         self.bands: BandPlatesItem | None = None
@@ -83,7 +86,8 @@ class FabricScene(CableRouting, QGraphicsScene):
         self.addItem(self.bands)
         self.fabric = fabric
         fabric.subscribe(self._on_event)
-        self.reconcile()
+        with collector_paused():        # ~10^5 items and their tables, no cycles: the collector's walks cost ~1 s at 4,096
+            self.reconcile()
         if announce:
             self.selectionChanged.emit()
 
@@ -146,8 +150,13 @@ class FabricScene(CableRouting, QGraphicsScene):
             touched.update(dict.fromkeys(self._links_touching(device_id)))
         if relayout or added:
             touched.update(self.relayout(skip=added))
-        for link_id in touched:
-            self._refresh_link(link_id)
+        self._new_links = dict.fromkeys(new_links)
+        try:
+            for link_id in touched:
+                self._refresh_link(link_id)
+            self.overview.show_new_links([item for item in self._new_links.values() if item is not None])
+        finally:
+            self._new_links = None
         decorate = self.decorate
         for item in fresh:              # routed first: the scene's index takes each cable once, where it ends up
             self.addItem(item)
@@ -208,7 +217,7 @@ class FabricScene(CableRouting, QGraphicsScene):
     def relayout(self, skip=frozenset()) -> dict[str, None]:
         """Place the devices whose box changed; returns the cables at those devices (to re-route, in
         order), but not at the devices in ``skip`` (just added: their cables are new and routed anyway)."""
-        old = self.layout
+        old, old_router = self.layout, self._router
         self.layout = new = geo.compute(self.fabric, frozenset(self.collapsed))
         moved = []
         for device_id, item in self.devices.items():
@@ -225,9 +234,13 @@ class FabricScene(CableRouting, QGraphicsScene):
         self.setSceneRect(rect.adjusted(-grow, -grow, grow, grow))
         self.relaid.emit()
         touched: dict[str, None] = {}
+        switches = self.fabric.switches
         for device_id in moved:
             if device_id not in skip:
                 touched.update(dict.fromkeys(self._links_touching(device_id)))
+            if device_id in switches and old.boxes:     # the stack it left or joined routes round it anew
+                for other in sorted(self.stack_neighbours(device_id, old_router)):
+                    touched.update(dict.fromkeys(self._links_touching(other)))
         return touched
 
     def content_rect(self) -> QRectF:
@@ -283,10 +296,14 @@ class FabricScene(CableRouting, QGraphicsScene):
     def item_at(self, pos: QPointF, transform: QTransform | None = None):
         """The topmost visible model item at ``pos`` (a NIC before its server, a switch before a
         cable); nothing behind an SU plate (what passes behind an SU is not there to point at)."""
-        for item in self.items(pos, Qt.IntersectsItemShape, Qt.DescendingOrder, transform or QTransform()):
+        under = self.items(pos, Qt.IntersectsItemShape, Qt.DescendingOrder, transform or QTransform())
+        for item in under:
             if item is self.plates:
                 return None
             if hasattr(item, "model_id") and item.isVisible():
+                if isinstance(item, LinkItem):      # cables of a bundle run side by side: the nearest one
+                    cables = [it for it in under if isinstance(it, LinkItem) and it.isVisible()]
+                    return min(cables, key=lambda it: it.distance_to(pos.x(), pos.y()))
                 return item
         return None
 

@@ -19,6 +19,7 @@ SPINE = QColor("#455a64")
 CORE = QColor("#283593")              # the third tier (super-spines)
 UPPER_TIER = -1                       # the "rail" a spine-core cable is drawn in (no rail: the cores' colour)
 UPPER_CABLE = QColor("#b3b9e0")
+TRUNK_TEXT = QColor("#37474f")           # a trunk's count of cables, zoomed out
 POD_PLATE = QColor("#edf1f4")         # a spine group's pod (its spines and SUs)
 POD_EDGE = QColor("#b0bec5")
 POD_TITLE = QColor("#37474f")

@@ -170,7 +170,7 @@ class FabricView(QGraphicsView):
             return
         if event.button() == Qt.LeftButton and self.controller is not None and self.mode != "pan":
             pos = self.mapToScene(event.position().toPoint())
-            item = self.itemAt(event.position().toPoint())
+            item = self.scene().item_at(pos, self.transform())     # of a bundle's cables, the nearest
             interaction = self.controller.begin(item, pos, event.modifiers(), self.mode, self.scale_now())
             if interaction is not None:
                 if not event.modifiers() & Qt.ControlModifier:

@@ -460,12 +460,47 @@ class Fabric(FloorEdits, FabricQueries):
         self._settings = settings
         self._emit(ev.SETTINGS_CHANGED)
 
+    # ------------------------------------------------------------------ snapshots
+    def snapshot(self) -> "Fabric":
+        """A copy of the design as it is now that another thread may own: its tables are copied, the
+        (frozen) entities in them are shared, and it has no listeners. Costs one copy of each table
+        (a few ms at 4,096 servers); the window checks such a copy off its GUI thread."""
+        copy = object.__new__(type(self))
+        copy._listeners = []
+        copy._take_state(self)
+        return copy
+
+    def catch_up(self, source: "Fabric", events: Sequence[ev.Event] | None) -> None:
+        """Become a snapshot of ``source`` again and tell this copy's listeners so: one RESET folding
+        ``events``, what changed ``source`` since this copy was taken or last caught up (None: say
+        anything may have changed). Entities are compared by identity downstream, so the listeners can
+        look only at what the events name."""
+        if self._batch_depth:
+            raise ModelError("a snapshot cannot catch up inside a batch")
+        self._take_state(source)
+        self._tell(ev.Event(ev.RESET, (), None if events is None else tuple(events)))
+
+    def _take_state(self, source: "Fabric") -> None:
+        for name in _STATE:
+            value = getattr(source, name)
+            setattr(self, name, value.copy() if isinstance(value, (dict, set)) else value)
+        self._keys_of = None                # its inner tables change in place: rebuilt when first asked
+        self._batch_depth, self._batched, self._folded = 0, False, None
+
     # ------------------------------------------------------------------ helpers
     def _switch(self, switch_id: str) -> Switch:
         switch = self._switches.get(switch_id)
         if switch is None:
             raise ModelError(f"there is no switch '{switch_id}'", (switch_id,))
         return switch
+
+
+# What `snapshot` copies: every attribute of a design's state (tables copied, values shared). The
+# listeners, the batch bookkeeping and the per-state values computed for the original are not state.
+_STATE = ("catalog", "_settings", "_servers", "_switches", "_links", "_link_at", "_rails", "_sus", "_addresses",
+          "_asns", "_pinned", "_ports", "_port_tables", "_cabled", "_hostnames", "_floor_settings", "_rows",
+          "_racks", "_media")
+NOT_STATE = frozenset({"_listeners", "_batch_depth", "_batched", "_folded", "_keys_of", "_per_state_values"})
 
 
 def _unknown(kind: str, model_id: str, known: Mapping, device_id: str):

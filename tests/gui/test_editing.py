@@ -3,6 +3,8 @@ dragged with the mouse, bulk edits as one undo step, copy / paste / duplicate.""
 
 from __future__ import annotations
 
+import math
+
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtTest import QTest
 
@@ -155,12 +157,15 @@ def test_dragging_a_cables_leaf_end_onto_another_leaf_rehomes_the_nic(window, qt
     f.remove_device("su1-srv04")                             # room on su1's leaves
     window.document.undo_stack.clear()
     view.centre_on_ids(["su1-leaf-r0", "su1-srv01"])
-    scene.clearSelection()
     link = f.link_at("su1-srv01/nic0")
-    line = scene.links[link.id].line()
-    leaf_end, other = (line.p1(), line.p2()) if link.a.startswith("su1-leaf") else (line.p2(), line.p1())
-    along = (other - leaf_end) / line.length()
-    start = view.mapFromScene(leaf_end + along * (8 / view.scale_now()))     # on the cable, 8 px off the leaf
+    view.zoom(3 / view.scale_now())             # a leaf's cables run a port's width apart: zoomed in to pick one
+    view.centerOn(scene.devices["su1-leaf-r0"].sceneBoundingRect().united(
+        scene.devices["su1-leaf-r1"].sceneBoundingRect()).center())
+    scene.clearSelection()
+    points = scene.links[link.id].points()
+    (ex, ey), (nx, ny) = points[-2:][::-1] if link.b.startswith("su1-leaf") else points[:2]
+    leaf_end, along = QPointF(ex, ey), QPointF(nx - ex, ny - ey) / math.hypot(nx - ex, ny - ey)
+    start = view.mapFromScene(leaf_end + along * (12 / view.scale_now()))    # on the cable's last leg, 12 px off the leaf
     target = view.mapFromScene(scene.devices["su1-leaf-r1"].sceneBoundingRect().center())
     before = dumps(f)
     _drag(qtbot, view, start, target)

@@ -210,11 +210,13 @@ def test_deleting_a_server_reroutes_only_the_cables_that_moved(window, monkeypat
     assert set(moved) == {f.link_at(n).id for n in later}             # the servers after it shift, nothing else
     moved.clear()
     window.document.execute(SetSwitchRailCommand(f, "su2-leaf-r3", 2))
-    assert set(moved) <= {l.id for l in f.links_of("su2-leaf-r3")} and moved
+    # its own cables, and those of the leaf it now stacks under (their last legs go round it)
+    assert set(moved) <= {l.id for leaf in ("su2-leaf-r3", "su2-leaf-r2") for l in f.links_of(leaf)} and moved
     moved.clear()
     window.document.undo_stack.undo()
     window.document.undo_stack.undo()
-    assert len(set(moved)) < len(f.links) / 3
+    could = {l.id for d in ("su2-leaf-r3", "su2-leaf-r2", "su1-srv02", "su1-srv03", "su1-srv04") for l in f.links_of(d)}
+    assert set(moved) <= could and len(could) < len(f.links) / 2
 
 
 def test_arrow_keys_pan_and_plus_minus_zoom_without_scroll_bars(window):

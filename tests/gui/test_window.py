@@ -188,16 +188,53 @@ def test_an_open_design_is_kept_out_of_the_collectors_walks_and_freed_once_repla
     assert old() is None and gc.get_freeze_count() > 1000
 
 
-def test_the_automatic_recheck_runs_in_slices_and_an_edit_drops_it(window, qtbot):
-    """The re-check after an edit runs in steps between events; an edit while it runs drops that pass,
-    and the pass after it still ends with exactly the full check's findings."""
+def test_the_automatic_recheck_runs_off_the_gui_thread_and_an_edit_drops_its_result(window, qtbot):
+    """The re-check after an edit runs on the worker's copy of the design; an edit while it runs makes
+    its result stale (dropped), and the pass after it still ends with exactly the full check's findings."""
     from designer.checks import check
-    f = window.document.fabric
-    window.checks.run_now()
+    f, runner = window.document.fabric, window.checks
+    runner.run_now()
+    shown: list = []
+    runner.updated.connect(shown.append)
     window.document.execute(MoveNicCommand(f, "su1-srv01/nic0", "su1-leaf-r1"))
-    window.checks.start()
-    window.checks.run_slice() if window.checks.pending() else None
+    runner.start()
+    assert runner._busy                                                            # handed to the worker
     window.document.execute(MoveNicCommand(f, "su1-srv01/nic1", "su1-leaf-r0"))   # mid-pass
-    qtbot.waitUntil(lambda: not window.checks.pending(), timeout=5000)
-    assert window.checks.findings == check(f)
-    assert len(window.checks.slices) >= 1
+    qtbot.waitUntil(lambda: not runner.pending(), timeout=5000)
+    assert runner.findings == check(f)
+    assert shown and all(findings == check(f) for findings in shown)     # nothing shown for the stale state
+    assert runner._copy is not f and runner._copy.servers["su1-srv01"] is f.servers["su1-srv01"]
+
+
+def test_the_first_check_after_opening_runs_while_the_window_takes_input(window, qtbot, tmp_path, monkeypatch):
+    """The pass runs on the worker: it is held until the GUI thread has handled an input event and a
+    timer (had the pass run on the GUI thread, neither could happen and the gate would time out)."""
+    import threading
+
+    from PySide6.QtCore import QEvent, QTimer
+    from PySide6.QtGui import QKeyEvent
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication
+
+    from designer.checks import check
+    from designer.checks.incremental import LiveChecker
+    gate, threads = threading.Event(), []
+    real_run = LiveChecker.run
+
+    def held_run(self):
+        threads.append(threading.get_ident())
+        assert gate.wait(5), "the GUI thread never handled its events while the check ran"
+        return real_run(self)
+
+    monkeypatch.setattr(LiveChecker, "run", held_run)
+    path = tmp_path / "other.fabric.yaml"
+    save(window.document.fabric, path)
+    window.files.open_file(path, ask=False)
+    window.checks.start()                               # the first check of the opened design
+    keys: list = []
+    window.find_bar.setFocus()
+    QApplication.postEvent(window.find_bar, QKeyEvent(QEvent.KeyPress, Qt.Key_S, Qt.NoModifier, "s"))
+    QTimer.singleShot(0, lambda: (keys.append(window.find_bar.text()), gate.set()))
+    qtbot.waitUntil(lambda: not window.checks.pending(), timeout=8000)
+    assert keys == ["s"] and threads and threads[0] != threading.get_ident()
+    assert window.checks.findings == check(window.document.fabric)

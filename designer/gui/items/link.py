@@ -1,4 +1,4 @@
-"""A cable: a straight line in its rail's colour. What else it shows, strongest first: selected,
+"""A cable: a path (`cable_paths`: around the device boxes) in its rail's colour. What else it shows, strongest first: selected,
 on a traced path, red (crosses rails or an error finding names it), a warning, an as-built
 mismatch (dashed), an info finding, its load under a collision analysis, dimmed (another rail is
 highlighted, or it is off the traced path), plain. Zoomed out, plain leaf-spine cables are a haze.
@@ -8,8 +8,8 @@ pens are computed once, not per paint."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QLineF, QRectF, Qt
-from PySide6.QtGui import QColor, QPainterPath, QPainterPathStroker, QPen
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QPainterPath, QPainterPathStroker, QPen, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem
 
 from .. import style
@@ -58,6 +58,8 @@ class LinkItem(QGraphicsItem):
     planes = (0, 0)                  # the fabric planes of its two ends
     _layer = True                    # drawn by the cable layer (no contents of its own)
     _shape: QPainterPath | None = None
+    _polygon: QPolygonF | None = None
+    bucket = None                    # the part of the canvas it starts in (its cable layer's group)
 
     def __init__(self, model_id: str, rail: int | None, cross_rail: bool):
         super().__init__()
@@ -65,6 +67,7 @@ class LinkItem(QGraphicsItem):
         self.rail = rail
         self.cross_rail = cross_rail
         self._line = _NO_LINE
+        self._points: tuple = ()
         self._bounds = _NO_RECT
         self.setFlags(_FLAGS)
 
@@ -73,16 +76,27 @@ class LinkItem(QGraphicsItem):
         return self.cross_rail or self.mark == "error"
 
     def set_ends(self, a: tuple[float, float], b: tuple[float, float]) -> bool:
-        """Move the ends; False (and no geometry change, so no scene index update) when they did not move."""
-        (x1, y1), (x2, y2) = a, b
-        old = self._line
-        if old is not _NO_LINE and old.x1() == x1 and old.y1() == y1 and old.x2() == x2 and old.y2() == y2:
+        """A straight path from ``a`` to ``b`` (see `set_path`)."""
+        return self.set_path((a, b))
+
+    def set_path(self, points: tuple) -> bool:
+        """Route it along ``points`` (its two ends first and last); False (and no geometry change, so
+        no scene index update) when the path did not change."""
+        if points == self._points:
             return False
         self.prepareGeometryChange()
+        self._points = points
+        (x1, y1), (x2, y2) = points[0], points[-1]
         self._line = QLineF(x1, y1, x2, y2)
-        self._bounds = QRectF(min(x1, x2) - 3, min(y1, y2) - 3, abs(x2 - x1) + 6, abs(y2 - y1) + 6)
-        self._shape = None
+        xs, ys = [p[0] for p in points], [p[1] for p in points]
+        x0, y0 = min(xs), min(ys)
+        self._bounds = QRectF(x0 - 3, y0 - 3, max(xs) - x0 + 6, max(ys) - y0 + 6)
+        self._shape = self._polygon = None
         return True
+
+    def points(self) -> tuple:
+        """The path's points, from the ``a`` end to the ``b`` end."""
+        return self._points
 
     def _set(self, name: str, value, restyle: bool = True) -> bool:
         if getattr(self, name) == value:
@@ -127,8 +141,8 @@ class LinkItem(QGraphicsItem):
 
     def shape(self) -> QPainterPath:
         if self._shape is None:
-            path = QPainterPath(self._line.p1())
-            path.lineTo(self._line.p2())
+            path = QPainterPath()
+            path.addPolygon(self.polygon())
             stroker = QPainterPathStroker()
             stroker.setWidth(5)
             self._shape = stroker.createStroke(path)
@@ -160,8 +174,23 @@ class LinkItem(QGraphicsItem):
         return ("haze", key[1]) if key[0] == "plain" and self.fabric_tier else key
 
     def line(self) -> QLineF:
+        """From the ``a`` end to the ``b`` end (where the cable meets its devices)."""
         return self._line
+
+    def distance_to(self, x: float, y: float) -> float:
+        """How far (x, y) is from the path (scene units)."""
+        best = float("inf")
+        for (ax, ay), (bx, by) in zip(self._points, self._points[1:]):
+            dx, dy = bx - ax, by - ay
+            t = 0.0 if dx == dy == 0 else max(0.0, min(1.0, ((x - ax) * dx + (y - ay) * dy) / (dx * dx + dy * dy)))
+            best = min(best, ((ax + t * dx - x) ** 2 + (ay + t * dy - y) ** 2) ** 0.5)
+        return best
+
+    def polygon(self) -> QPolygonF:
+        if self._polygon is None:
+            self._polygon = QPolygonF([QPointF(x, y) for x, y in self._points])
+        return self._polygon
 
     def paint(self, painter, option, widget=None) -> None:
         painter.setPen(pen_for(self.pen_key()))
-        painter.drawLine(self._line)
+        painter.drawPolyline(self.polygon())
