@@ -178,4 +178,5 @@ def _prefixes(fabric: Fabric, o) -> None:
     from ..planning.addressing import requirements
     for need in requirements(fabric):
         kind = "container" if "supernet" in need.name else "network"
-        o["prefix"].setdefault(need.cidr, {"description": f"rail-designer {need.name}", "type": kind})
+        o["prefix"].setdefault(need.cidr, {"description": f"rail-designer {need.name}", "type": kind,
+                                           "location": fabric.settings.name})
