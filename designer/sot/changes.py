@@ -1,7 +1,8 @@
 """What a push would change: the desired `State` compared with the one a server holds, object by object.
 
 A change is a create (the server lacks the object), an update (fields that differ, each with its old and
-new value) or a delete (an object the tool owns, by its tag, that the design no longer has). Objects of
+new value) or a delete (an object the tool owns, by its tag, that the design no longer has; never a
+manufacturer, device type or role, which other designs may use). Objects of
 the shared kinds (manufacturers, device types, roles, prefixes) that someone else created are used as
 they are: never changed, never deleted. Any other object in the way that the tool does not own is a
 refusal, so a push never takes over what it did not make.
@@ -17,6 +18,7 @@ from .errors import SotError
 
 CREATE, UPDATE, DELETE = "create", "update", "delete"
 SHARED = {"manufacturer", "device_type", "role", "prefix"}
+CATALOG = {"manufacturer", "device_type", "role"}      # other designs may use them: never deleted
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +69,8 @@ def compare(want: State, have: State, owned: dict[str, set[str]]) -> list[Change
             if differ:
                 changes.append(Change(kind, key, UPDATE, differ))
     for kind in reversed(KINDS):
+        if kind in CATALOG:
+            continue
         gone = owned[kind] - want.objects[kind].keys()
         changes.extend(Change(kind, key, DELETE) for key in sorted(gone, key=natural_key))
     return changes
