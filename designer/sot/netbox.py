@@ -39,7 +39,7 @@ def slug(name: str) -> str:
 def setup_bodies() -> list[tuple[str, dict]]:
     """(endpoint, body) of the tag, the custom fields and the RIR a first push creates."""
     bodies = [("extras/tags", {"name": TAG, "slug": TAG, "description": "created and kept by rail-designer sot push"}),
-              ("ipam/rirs", {"name": RIR, "slug": slug(RIR), "is_private": True, "tags": [{"name": TAG}]})]
+              ("ipam/rirs", {"name": RIR, "slug": slug(RIR), "is_private": True, "tags": [{"name": TAG, "slug": TAG}]})]
     for key, kind, types in CUSTOM_FIELDS:
         bodies.append(("extras/custom-fields", {"name": key, "label": key.replace("_", " "), "type": kind,
                                                 "object_types": types, "description": "written by rail-designer"}))
@@ -50,7 +50,7 @@ def body(kind: str, key: str, want: State, ids: dict, meta: dict) -> dict:
     """The request body that creates (or, PATCHed, updates) one object. ``ids``: kind -> key -> NetBox id of
     the objects it names; ``meta``: the RIR's id."""
     f = want.objects[kind][key]
-    tags = [{"name": TAG}]
+    tags = [{"name": TAG, "slug": TAG}]
     if kind == "manufacturer":
         return {"name": key, "slug": slug(key)}
     if kind == "device_type":
@@ -76,8 +76,11 @@ def body(kind: str, key: str, want: State, ids: dict, meta: dict) -> dict:
         return out
     if kind == "interface":
         parent = f"{f['device']}/{f['parent']}" if f["parent"] else None
-        return {"device": ids["device"][f["device"]], "name": f["name"], "type": f["type"], "label": f["label"],
-                "parent": ids["interface"][parent] if parent else None, "tags": tags, "custom_fields": f["cf"]}
+        out = {"device": ids["device"][f["device"]], "name": f["name"], "type": f["type"], "label": f["label"],
+               "tags": tags, "custom_fields": f["cf"]}
+        if parent:                           # (the bulk PATCH schema takes no null parent)
+            out["parent"] = ids["interface"][parent]
+        return out
     if kind == "cable":
         out = {"a_terminations": [{"object_type": "dcim.interface", "object_id": ids["interface"][f["a"]]}],
                "b_terminations": [{"object_type": "dcim.interface", "object_id": ids["interface"][f["b"]]}],
