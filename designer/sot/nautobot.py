@@ -121,8 +121,17 @@ class Nautobot:
     # ------------------------------------------------------------------------------------ reading
     @staticmethod
     def fit(want: State) -> State:
-        """``want`` without what Nautobot has no object for (ASNs: they stay in the devices' rail_designer)."""
+        """``want`` in what Nautobot can hold: no ASN objects (the ASNs stay in the devices' rail_designer),
+        and a broken-out cage's sub-ports as interfaces of their own (labelled etp<cage>a, b ...) without the
+        cage as their parent, since Nautobot lets only virtual interfaces have a parent."""
         want.objects["asn"] = {}
+        interfaces = want.objects["interface"]
+        parents = {f"{i['device']}/{i['parent']}" for i in interfaces.values() if i["parent"]}
+        for key in parents:
+            del interfaces[key]
+        for key, i in interfaces.items():
+            if i["parent"]:
+                interfaces[key] = {**i, "parent": None}
         return want
 
     def read(self, want: State) -> Held:
@@ -197,7 +206,7 @@ class Nautobot:
                 "parent": names.get(parent, "/").split("/", 1)[1] if parent else None, "label": r.get("label"),
                 "cf": {k: cf.get(k) for k in ("rail", "plane", "gpu_index")}})
         self._interfaces = names
-        for r in self._list("cable", location=location["id"]):
+        for r in self._list("cable", location=location["name"]):   # by name: its filter takes names
             ends = [names.get(r.get(f"termination_{side}_id")) for side in "ab"]
             if None not in ends:
                 held.links.append((ends[0], ends[1]))
@@ -214,8 +223,9 @@ class Nautobot:
                                                         "type": _value(r.get("type")), "location": site})
         ips = {r["id"]: r["address"] for r in self._list("ip", tags=TAG)}
         on = {}
-        for a in self._list("ipam.ip_address_to_interface", ip_address=list(ips)) if ips else ():
-            on[_value(a["ip_address"])] = a
+        for a in self._list("ipam.ip_address_to_interface") if ips else ():   # (a list of ids outgrows a URL)
+            if _value(a["ip_address"]) in ips:
+                on[_value(a["ip_address"])] = a
         names = getattr(self, "_interfaces", {})
         for ip_id, address in ips.items():
             assignment = on.get(ip_id)
@@ -301,6 +311,8 @@ class Nautobot:
         made = self._bulk("post", kind, [self._body(kind, c.key, want, ids) for c in creates])
         for change, made_id in zip(creates, made):
             ids[kind][change.key] = made_id
+        if kind == "cable":      # Nautobot 3.2 drops the tags of a cable it creates: they are set after
+            self._bulk("patch", kind, [{"id": made_id, "tags": [self._meta["tag"]]} for made_id in made])
 
     def _assign(self, changes: list[Change], want: State, held: Held) -> None:
         stale = [{"id": held.assignments[c.key]} for c in changes if c.key in held.assignments]
