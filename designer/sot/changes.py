@@ -89,4 +89,5 @@ def summary(changes: list[Change]) -> str:
     if not changes:
         return "0 changes"
     counts = {a: sum(1 for c in changes if c.action == a) for a in (CREATE, UPDATE, DELETE)}
-    return (f"{len(changes):,} changes: " + ", ".join(f"{n:,} to {a}" for a, n in counts.items() if n))
+    noun = "change" if len(changes) == 1 else "changes"
+    return f"{len(changes):,} {noun}: " + ", ".join(f"{n:,} to {a}" for a, n in counts.items() if n)

@@ -91,3 +91,10 @@ def test_push_push_pull_edit_pull(nautobot, tmp_path, capsys):
     dry = _cli(capsys, "sot", "push", str(path), *server, "--dry-run")
     lines = [line for line in dry.splitlines() if not line.startswith("dry run:")]
     assert len(lines) == 1 and lines[0].startswith(f"update cable {link.id}: ")
+
+    # Pushing the design again puts the cable back where the design has it.
+    back = _cli(capsys, "sot", "push", str(path), *server)
+    assert back.strip().endswith(": 1 change: 1 to update")
+    restored = tmp_path / "restored.fabric.yaml"
+    _cli(capsys, "sot", "pull", *server, "-o", str(restored))
+    assert not designer.diff(path, restored).changed
