@@ -211,7 +211,7 @@ class NetBox:
             self._hold(held, "prefix", r["prefix"], r, {"description": r.get("description"), "location": site,
                                                         "type": "container" if _name(r.get("status")) == "container"
                                                         else "network"})
-        for r in self._list("ipam/ip-addresses", tag=TAG, site_id=site_id):
+        for r in self._list("ipam/ip-addresses", tag=TAG):           # (no site filter: kept by interface below)
             on = names.get(r.get("assigned_object_id")) if r.get("assigned_object_type") == "dcim.interface" else None
             if on is not None:               # on this site's interfaces only: another design's are not ours
                 self._hold(held, "ip", r["address"], r, {"interface": on})

@@ -90,3 +90,32 @@ def test_the_document_rejects_a_wrong_body():
     assert any("type" in p for p in _problems("dcim/cables", {
         "a_terminations": [], "b_terminations": [], "type": "copper-string"}))
     assert any("role" in p for p in _problems("dcim/devices", {"device_type": 1, "site": 1}))
+
+
+def test_every_query_the_netbox_reader_makes_is_in_the_document():
+    """The pull's and push's reads: each list endpoint and filter they ask NetBox for is one the document
+    lists (the answers are empty pages, but for the site, so that the site's own reads happen too)."""
+    from designer.sot.netbox import NetBox
+
+    asked = []
+
+    class Recording(NetBox):
+        def _send(self, method, path_or_url, **kwargs):
+            path = path_or_url.split("/api/", 1)[1]
+            asked.append((method, path, dict(kwargs.get("params") or {})))
+            results = [{"id": 1, "name": "superpod-su", "custom_fields": {}}] if path == "dcim/sites/" else []
+            return {"results": results, "next": None}
+
+    fabric = designer.build(designer.spec("superpod-su", sus=2))
+    Recording("http://netbox.invalid", "0" * 40).read(desired(fabric))
+    paths = _spec()["paths"]
+    problems = []
+    for method, path, params in asked:
+        operation = paths.get(f"/api/{path}", {}).get(method)
+        if operation is None:
+            problems.append(f"{method} /api/{path} is not in the document")
+            continue
+        known = {p["name"] for p in operation.get("parameters", ()) if p.get("in") == "query"}
+        problems += [f"{method} /api/{path}?{name}" for name in params if name not in known]
+    assert not problems, problems
+    assert ("get", "dcim/interfaces/", {"limit": 1000, "site_id": 1}) in asked
