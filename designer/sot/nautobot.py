@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from .changes import CREATE, DELETE, UPDATE, Change
 from .desired import KINDS, TAG, State
 from .errors import SotError
+from .rest import Rest, reason
 
 ENDPOINTS = {"manufacturer": ("dcim", "manufacturers"), "device_type": ("dcim", "device_types"),
              "role": ("extras", "roles"), "location": ("dcim", "locations"), "rack": ("dcim", "racks"),
@@ -33,7 +34,6 @@ TAG_TYPES = ["dcim.devicetype", "dcim.location", "dcim.rack", "dcim.device",
 PLANNED, ACTIVE = "Planned", "Active"
 BATCH = 500                               # objects per bulk request
 _VERBS = {"post": "create", "patch": "update", "delete": "delete"}
-PAGE = 1000                               # objects per page read (Nautobot's default MAX_PAGE_SIZE)
 
 
 @dataclass
@@ -64,7 +64,7 @@ class Nautobot:
         import pynautobot
         self.url = url
         self.api = pynautobot.api(url, token=token)
-        self.api.http_session.headers["Accept"] = "application/json"
+        self.rest = Rest("Nautobot", url, token, self.api.http_session)
         self._meta: dict[str, str] = {}
 
     # ------------------------------------------------------------------------------------ requests
@@ -73,31 +73,12 @@ class Nautobot:
         return getattr(getattr(self.api, app), name)
 
     def _list(self, endpoint: str, **filters) -> list[dict]:
-        """Every object of an endpoint matching ``filters``, as plain dicts (one request per page)."""
+        """Every object of an endpoint matching ``filters``, as plain dicts (related objects as their ids)."""
         app, name = ENDPOINTS.get(endpoint) or endpoint.split(".")
-        url = f"{self.api.base_url}/{app}/{name.replace('_', '-')}/"
-        params = {"limit": PAGE, "depth": 0, "exclude_m2m": "false", **filters}
-        out = []
-        while url:
-            reply = self._send("get", url, params=params)
-            out.extend(reply["results"])
-            url, params = reply.get("next"), None
-        return out
+        return self.rest.pages(f"{app}/{name.replace('_', '-')}", depth=0, exclude_m2m="false", **filters)
 
     def _send(self, method: str, url: str, **kwargs):
-        import requests
-        headers = {"Authorization": f"Token {self.api.token}", "Accept": "application/json"}
-        try:
-            reply = self.api.http_session.request(method, url, headers=headers, timeout=600, **kwargs)
-        except requests.RequestException as exc:
-            raise SotError(f"cannot reach Nautobot at {self.url}: {exc.__class__.__name__}") from None
-        if reply.status_code in (401, 403):
-            raise SotError(f"Nautobot at {self.url} refused the token ({reply.status_code}): check --token-file "
-                           "and that the token may write")
-        if reply.status_code >= 400:
-            raise SotError(f"Nautobot refused {method.upper()} {url.split('/api/', 1)[-1]} "
-                           f"({reply.status_code}): {_reason(reply)}")
-        return reply.json() if reply.content else None
+        return self.rest.send(method, url, **kwargs)
 
     def _bulk(self, method: str, kind: str, bodies: list) -> list[str]:
         """Create (the new ids, in order), update or delete objects through pynautobot's bulk calls."""
@@ -115,7 +96,7 @@ class Nautobot:
                     endpoint.delete([body["id"] for body in batch])
             except pynautobot.RequestError as exc:
                 raise SotError(f"Nautobot refused to {_VERBS[method]} {len(batch):,} {kind.rsplit('.', 1)[-1]} "
-                               f"objects ({exc.req.status_code}): {_reason(exc.req)}") from None
+                               f"objects ({exc.req.status_code}): {reason(exc.req)}") from None
         return out
 
     # ------------------------------------------------------------------------------------ reading
@@ -391,15 +372,3 @@ class Nautobot:
                     found = self._send("get", f"{self.api.base_url}/dcim/location-types/{self._meta['location_type']}/")
                     self._send("patch", f"{self.api.base_url}/dcim/location-types/{self._meta['location_type']}/",
                                json={"content_types": sorted(set(found["content_types"]) | set(types))})
-
-
-def _reason(reply) -> str:
-    try:
-        detail = reply.json()
-    except ValueError:
-        return reply.text[:300] or reply.reason
-    if isinstance(detail, list):            # a bulk request: the first object's complaint, and its place
-        for i, item in enumerate(detail):
-            if item:
-                return f"object {i + 1} of the batch: {str(item)[:400]}"
-    return str(detail)[:400]

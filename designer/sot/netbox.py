@@ -17,7 +17,8 @@ import re
 from .changes import CREATE, DELETE, UPDATE, Change
 from .desired import KINDS, TAG, State
 from .errors import SotError
-from .nautobot import BATCH, Held, _reason
+from .nautobot import BATCH, Held
+from .rest import Rest
 
 ENDPOINTS = {"manufacturer": ("dcim", "manufacturers"), "device_type": ("dcim", "device-types"),
              "role": ("dcim", "device-roles"), "location": ("dcim", "sites"), "asn": ("ipam", "asns"),
@@ -29,7 +30,6 @@ CUSTOM_FIELDS = (("su", "integer", ["dcim.device"]),
                  ("plane", "integer", ["dcim.device", "dcim.interface"]),
                  ("gpu_index", "text", ["dcim.interface"]),
                  ("rail_designer", "json", ["dcim.device", "dcim.site"]))
-PAGE = 1000
 
 
 def slug(name: str) -> str:
@@ -111,37 +111,18 @@ class NetBox:
         import pynetbox
         self.url = url
         self.api = pynetbox.api(url, token=token)
+        self.rest = Rest("NetBox", url, token, self.api.http_session)
         self.meta: dict[str, int] = {}
 
     @staticmethod
     def fit(want: State) -> State:
         return want
 
-    def _url(self, path: str) -> str:
-        return f"{self.url.rstrip('/')}/api/{path}/"
-
     def _send(self, method: str, path_or_url: str, **kwargs):
-        import requests
-        url = path_or_url if path_or_url.startswith("http") else self._url(path_or_url)
-        headers = {"Authorization": f"Token {self.api.token}", "Accept": "application/json"}
-        try:
-            reply = self.api.http_session.request(method, url, headers=headers, timeout=600, **kwargs)
-        except requests.RequestException as exc:
-            raise SotError(f"cannot reach NetBox at {self.url}: {exc.__class__.__name__}") from None
-        if reply.status_code in (401, 403):
-            raise SotError(f"NetBox at {self.url} refused the token ({reply.status_code}): check --token-file")
-        if reply.status_code >= 400:
-            raise SotError(f"NetBox refused {method.upper()} {url.split('/api/', 1)[-1]} ({reply.status_code}): "
-                           f"{_reason(reply)}")
-        return reply.json() if reply.content else None
+        return self.rest.send(method, path_or_url, **kwargs)
 
     def _list(self, path: str, **filters) -> list[dict]:
-        url, params, out = self._url(path), {"limit": PAGE, **filters}, []
-        while url:
-            reply = self._send("get", url, params=params)
-            out.extend(reply["results"])
-            url, params = reply.get("next"), None
-        return out
+        return self.rest.pages(path, **filters)
 
     # ------------------------------------------------------------------------------------ reading
     def design_sites(self) -> list[str]:

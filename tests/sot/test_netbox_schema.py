@@ -96,18 +96,21 @@ def test_every_query_the_netbox_reader_makes_is_in_the_document():
     """The pull's and push's reads: each list endpoint and filter they ask NetBox for is one the document
     lists (the answers are empty pages, but for the site, so that the site's own reads happen too)."""
     from designer.sot.netbox import NetBox
+    from designer.sot.rest import Rest
 
     asked = []
 
-    class Recording(NetBox):
-        def _send(self, method, path_or_url, **kwargs):
+    class Recording(Rest):
+        def send(self, method, path_or_url, **kwargs):
             path = path_or_url.split("/api/", 1)[1]
             asked.append((method, path, dict(kwargs.get("params") or {})))
             results = [{"id": 1, "name": "superpod-su", "custom_fields": {}}] if path == "dcim/sites/" else []
             return {"results": results, "next": None}
 
     fabric = designer.build(designer.spec("superpod-su", sus=2))
-    Recording("http://netbox.invalid", "0" * 40).read(desired(fabric))
+    netbox = NetBox("http://netbox.invalid", "0" * 40)
+    netbox.rest = Recording("NetBox", netbox.url, "0" * 40, None)
+    netbox.read(desired(fabric))
     paths = _spec()["paths"]
     problems = []
     for method, path, params in asked:
