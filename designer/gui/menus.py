@@ -39,7 +39,7 @@ def _add(window, menu, name: str, text: str, slot, shortcut=None, tip: str | Non
 
 
 def _sot(window, push: bool) -> None:
-    from .dialogs import SotPullDialog, SotPushDialog
+    from .dialogs.sot import SotPullDialog, SotPushDialog
     fabric = window.document.fabric
     if push:
         SotPushDialog(fabric, parent=window).exec()
