@@ -24,6 +24,7 @@ from .api.floor import floor
 from .api.emulate import emulate, emulate_change, sweep_emulations
 from .api.drift import check_drift
 from .api.lossless import headroom
+from .api.sot import sot_pull, sot_push
 from .api.machines import apply_inventory, apply_nics, import_topo, verify, verify_ib
 from .api.questions import analyze, compare_modes, failure_capacity, nccl_check, trace
 from .errors import DesignerError, UnknownDevice
@@ -52,6 +53,8 @@ __all__ = [
     # real machines
     "import_topo", "apply_nics", "apply_inventory", "verify", "verify_ib", "emulate", "emulate_change", "sweep_emulations",
     "check_drift",
+    # the source of truth
+    "sot_push", "sot_pull",
     # changes
     "diff",
     # types

@@ -20,7 +20,7 @@ from .common import CliError, EXIT_FINDINGS, EXIT_INTERNAL, EXIT_INTERRUPTED, EX
 
 # Command modules, in the order their commands appear in --help.
 COMMAND_MODULES = ["design", "floor", "export", "lint", "qos", "aid", "importers", "analysis", "lossless", "nccl",
-                   "emulate", "drift", "changes", "gui"]
+                   "emulate", "drift", "changes", "sot", "gui"]
 
 
 def parser() -> argparse.ArgumentParser:

@@ -38,6 +38,16 @@ def _add(window, menu, name: str, text: str, slot, shortcut=None, tip: str | Non
     return action
 
 
+def _sot(window, push: bool) -> None:
+    from .dialogs.sot import SotPullDialog, SotPushDialog
+    fabric = window.document.fabric
+    if push:
+        SotPushDialog(fabric, parent=window).exec()
+    else:
+        out = window.files.output_folder() / f"{window.files.output_stem()}-pulled.fabric.yaml"
+        SotPullDialog(fabric, out, parent=window).exec()
+
+
 def build(window) -> None:
     w, files, edit, nav = window, window.files, window.edit, window.nav
     bar = w.menuBar()
@@ -54,6 +64,10 @@ def build(window) -> None:
          "Write every switch, host and cabling file of the design into a folder")
     _add(w, f, "export_diagram", "Export &diagram (SVG/PNG)…", files.export_diagram, "Ctrl+Shift+E",
          "The whole design as a picture with a legend and a title block")
+    _add(w, f, "sot_push", "Push to source of &truth…", lambda: _sot(w, push=True),
+         tip="Write the design into Nautobot or NetBox, after a dry run shows every change")
+    _add(w, f, "sot_pull", "P&ull from source of truth…", lambda: _sot(w, push=False),
+         tip="Read the design Nautobot or NetBox holds and see how it differs from this one")
     f.addSeparator()
     _add(w, f, "quit", "&Quit", w.close, QKeySequence.Quit)
 
