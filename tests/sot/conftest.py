@@ -6,10 +6,12 @@ import pytest
 
 from tests.ci import need
 
-from tests.sot.nautobot_server import HOME, available, start
+from tests.sot.nautobot_server import HOME, available, start, wait_for_setup
 
 
 @pytest.fixture(scope="session")
 def nautobot():
-    need(available(), f"no Nautobot prepared in {HOME}: run .ci/nautobot-venv (CI's .ci/run does)")
+    wait_for_setup()
+    need(available(), f"no Nautobot prepared in {HOME}: run .ci/nautobot-venv "
+                      "(CI's .ci/run does; its log is /tmp/rd-nautobot-setup.log)")
     yield from start()

@@ -26,6 +26,19 @@ class NautobotServer:
     token_file: Path
 
 
+def wait_for_setup(limit: float = 1800.0) -> None:
+    """Wait while `.ci/nautobot-venv` is still preparing (CI runs it beside the suite): its process id is in
+    HOME/preparing until the template is ready. A dead or missing process ends the wait at once."""
+    marker = HOME / "preparing"
+    deadline = time.monotonic() + limit
+    while marker.exists() and time.monotonic() < deadline:
+        try:
+            os.kill(int(marker.read_text().strip()), 0)
+        except (ValueError, ProcessLookupError, FileNotFoundError):
+            return
+        time.sleep(2)
+
+
 def available() -> bool:
     return (HOME / "venv" / "bin" / "nautobot-server").exists() and (HOME / "token").exists() \
         and (HOME / "template").is_dir()
