@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from .changes import CREATE, DELETE, UPDATE, Change
 from .desired import KINDS, TAG, State
-from .errors import SotError
+from .errors import SotError, client_module
 from .rest import Rest, reason
 
 ENDPOINTS = {"manufacturer": ("dcim", "manufacturers"), "device_type": ("dcim", "device_types"),
@@ -61,7 +61,7 @@ def _tag_ids(record: dict) -> set[str]:
 
 class Nautobot:
     def __init__(self, url: str, token: str):
-        import pynautobot
+        pynautobot = client_module("pynautobot")
         self.url = url
         self.api = pynautobot.api(url, token=token)
         self.rest = Rest("Nautobot", url, token, self.api.http_session)

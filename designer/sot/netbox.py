@@ -16,7 +16,7 @@ import re
 
 from .changes import CREATE, DELETE, UPDATE, Change
 from .desired import KINDS, TAG, State
-from .errors import SotError
+from .errors import SotError, client_module
 from .nautobot import BATCH, Held
 from .rest import Rest
 
@@ -108,7 +108,7 @@ def _name(v):
 
 class NetBox:
     def __init__(self, url: str, token: str):
-        import pynetbox
+        pynetbox = client_module("pynetbox")
         self.url = url
         self.api = pynetbox.api(url, token=token)
         self.rest = Rest("NetBox", url, token, self.api.http_session)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import socket
 
+import pytest
+
 import designer
 from designer.cli import main
 
@@ -43,3 +45,12 @@ def test_unreachable_server_and_bad_url(tmp_path, capsys):
                         "-o", str(tmp_path / "out.fabric.yaml"))
     assert code == 2 and "should start with http:// or https://" in err
     assert not (tmp_path / "out.fabric.yaml").exists()
+
+
+def test_a_missing_client_library_is_one_message_with_the_install_command(monkeypatch):
+    import sys
+    from designer.sot.errors import SotError
+    from designer.sot.nautobot import Nautobot
+    monkeypatch.setitem(sys.modules, "pynautobot", None)   # as if the sot extra were not installed
+    with pytest.raises(SotError, match=r"pynautobot is not installed .*rail-designer\[sot\]"):
+        Nautobot("http://127.0.0.1:9", "token")
