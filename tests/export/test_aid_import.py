@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 
 import pytest
@@ -112,6 +113,9 @@ def test_the_schema_uses_only_keywords_that_mean_the_same_in_draft_7():
 
 
 _VALUES = [None, True, False, 0, 1, -1, 2.5, 1.0, "", "x", "10.0.0.1/31", [], {}, [1], {"a": 1}, 4294967295]
+# a fresh copy each draw: the drawn [] or {} goes into the document and a later step may write into it,
+# which would change _VALUES itself and so what the next example draws (hypothesis: inconsistent data)
+_VALUE = st.sampled_from(_VALUES).map(copy.deepcopy)
 
 
 @settings(max_examples=250, deadline=None)
@@ -140,9 +144,9 @@ def test_the_compiled_schema_and_jsonschema_agree_on_damaged_documents(data):
             if action == "drop":
                 where.pop(key, None)
             else:
-                where[key] = data.draw(st.sampled_from(_VALUES))
+                where[key] = data.draw(_VALUE)
         elif isinstance(where, list) and where:
-            where[data.draw(st.integers(0, len(where) - 1))] = data.draw(st.sampled_from(_VALUES))
+            where[data.draw(st.integers(0, len(where) - 1))] = data.draw(_VALUE)
     assert _fast_check()(doc) == jsonschema.Draft202012Validator(aid_schema()).is_valid(doc)
 
 
