@@ -246,12 +246,16 @@ def test_command_line_exit_codes_and_json(bundle, capsys):
 
 
 def test_export_reports_a_bundle_that_disagrees_with_itself(tmp_path, capsys):
-    """A design whose host MTU (9216, the largest `validate` takes) is above the 9100 of SONiC's ports."""
+    """A design whose host MTU (9216) is above the 9100 of SONiC's ports: validate's RD076 refuses it, and
+    forced past that, the QoS check of the written bundle reports it from the files."""
     design = tmp_path / "d.fabric.yaml"
     designer.save(preset_fabric("rail-optimized-64x4", sus=1, servers_per_su=4, mtu=9216), design)
-    assert main(["export", str(design), "-o", str(tmp_path / "b")]) == 1
+    assert main(["export", str(design), "-o", str(tmp_path / "b")]) != 0
+    assert "RD076" in capsys.readouterr().err and not (tmp_path / "b").exists()
+    assert main(["export", str(design), "-o", str(tmp_path / "b"), "--force"]) == 1
     out = capsys.readouterr().out
-    assert "QoS: 32 disagreement(s)" in out  # 16 NICs, each in netplan.yaml and policy-routing.sh and "RD074 MTU: host su1-srv01:ens1np0 MTU 9216" in out
+    # 16 NICs, each in netplan.yaml and policy-routing.sh
+    assert "QoS: 32 disagreement(s)" in out and "RD074 MTU: host su1-srv01:ens1np0 MTU 9216" in out
     assert f"rail-designer qos-check {tmp_path / 'b'}" in out
 
 
