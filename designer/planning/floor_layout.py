@@ -33,23 +33,19 @@ class _Room:
         self.fabric = fabric
 
     def add(self, device) -> None:
-        model = _model(self.fabric, device)
+        model = self.fabric.device_model(device)
         self.unit = max(self.unit, (device.position or 1) + model.rack_units)
         self.power += model.power_w or 0.0
         self.weight += model.weight_kg or 0.0
         self.servers += isinstance(device, Server)
 
     def fits(self, device, settings: FloorSettings) -> bool:
-        model = _model(self.fabric, device)
+        model = self.fabric.device_model(device)
         if isinstance(device, Server) and self.servers >= settings.servers_per_rack:
             return False
         return (self.unit + model.rack_units - 1 <= self.rack.height_u
                 and self.power + (model.power_w or 0.0) <= self.rack.power_kw * 1000
                 and self.weight + (model.weight_kg or 0.0) <= self.rack.weight_kg)
-
-
-def _model(fabric: Fabric, device):
-    return fabric.catalog.server(device.model) if isinstance(device, Server) else fabric.catalog.switch(device.model)
 
 
 def lay_out(fabric: Fabric, settings: FloorSettings | None = None) -> list[str]:
