@@ -325,3 +325,21 @@ def test_what_a_host_dump_could_not_read_stays_the_scripts_and_says_so(bundle, t
     assert {f.switch_value for f in report.findings} == {"maps DSCP 46 to class 0"}
     nic = read_sides(bundle, dumps).hosts[HOST][0]
     assert nic.trust.text == "dscp" and "(not in the dump)" in nic.trust.source
+
+
+def test_forked_workers_report_what_one_process_does(bundle):
+    """The hosts are read and compared in forked workers on a large bundle: same findings, same order,
+    and an unreadable host file is the same one message from a worker."""
+    from designer.qos.check import check_bundle
+    from designer.qos.sides import QosInputError
+    edit_text(bundle / "hosts" / HOST / "nccl.env", "NCCL_IB_TC=106", "NCCL_IB_TC=104")
+    edit_db(bundle, "su1-leaf-r3", lambda db: db["PORT"]["Ethernet4"].update(mtu="1500"))
+    one = check_bundle(bundle, workers=1)
+    assert len(one.findings) > 2 and one.pairs == 16
+    for workers in (2, 3):
+        forked = check_bundle(bundle, workers=workers)
+        assert (forked.pairs, forked.findings) == (one.pairs, one.findings)
+    (bundle / "hosts" / "su1-srv04" / "netplan.yaml").write_text("network: [\n")
+    for workers in (1, 2):
+        with pytest.raises(QosInputError, match="su1-srv04/netplan.yaml, line 2: not valid YAML"):
+            check_bundle(bundle, workers=workers)
