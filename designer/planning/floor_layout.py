@@ -15,6 +15,7 @@ servers: what was there stays where it stood, the new devices go into free room 
 from __future__ import annotations
 
 import re
+from bisect import insort
 
 from ..model.entities import Role, Server
 from ..model.fabric import Fabric
@@ -60,9 +61,12 @@ def lay_out(fabric: Fabric, settings: FloorSettings | None = None) -> list[str]:
             if device.rack in rooms:
                 rooms[device.rack].add(device)
         added: list[str] = []
+        kinds: dict[str, list[_Room]] = {}       # a layout name stem -> its racks' rooms, in natural order
+        for rack_id in sorted(rooms, key=natural_key):
+            kinds.setdefault(_kind_of(rack_id), []).append(rooms[rack_id])
         waiting = [d for d in (*fabric.servers.values(), *fabric.switches.values()) if d.rack not in rooms]
         for device in sorted(waiting, key=lambda d: (_group(d), natural_key(d.id))):
-            room = _room_for(fabric, settings, rooms, device, added)
+            room = _room_for(fabric, settings, rooms, kinds, device, added)
             fabric.set_place(device.id, room.rack.id, room.unit)
             room.add(fabric.device(device.id))
     return added
@@ -78,11 +82,11 @@ def _group(device) -> tuple:
     return (0, 1)
 
 
-def _room_for(fabric: Fabric, settings: FloorSettings, rooms: dict, device, added: list) -> _Room:
+def _room_for(fabric: Fabric, settings: FloorSettings, rooms: dict, kinds: dict, device, added: list) -> _Room:
     su, kind = _group(device)
     network = kind == 1
     prefix = f"su{su}-net" if su and network else f"su{su}-r" if su else "net-r"
-    mine = sorted((r for r in rooms.values() if _kind_of(r.rack.id) == prefix), key=lambda r: natural_key(r.rack.id))
+    mine = kinds.setdefault(prefix, [])
     for room in mine:
         if room.fits(device, settings):
             return room
@@ -95,6 +99,7 @@ def _room_for(fabric: Fabric, settings: FloorSettings, rooms: dict, device, adde
     fabric.add_rack(rack)
     added.append(rack_id)
     rooms[rack_id] = room = _Room(fabric, rack)
+    insort(mine, room, key=lambda r: natural_key(r.rack.id))
     return room
 
 
