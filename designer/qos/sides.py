@@ -184,11 +184,16 @@ def _cabling(root: Path, sides: Sides) -> bool:
     text = bundle_text(root / "cabling.csv")
     if text is None:
         return False
-    rows = csv.DictReader(io.StringIO(text))
-    if not {"a_device", "a_port", "b_device", "b_port"} <= set(rows.fieldnames or ()):
+    rows = csv.reader(io.StringIO(text))
+    header = next(rows, [])
+    wanted = ("a_device", "a_port", "b_device", "b_port")
+    if not set(wanted) <= set(header):
         raise QosInputError(f"{root / 'cabling.csv'}: lacks the a_device, a_port, b_device and b_port columns")
+    # the last column of a name, as csv.DictReader reads it; a short row's missing cells are None
+    at = [max(i for i, name in enumerate(header) if name == key) for key in wanted]
     for row in rows:
-        _link(sides, row["a_device"], row["a_port"], row["b_device"], row["b_port"])
+        if row:                                  # DictReader skips blank lines too
+            _link(sides, *(row[i] if i < len(row) else None for i in at))
     return True
 
 

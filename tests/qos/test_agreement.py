@@ -343,3 +343,18 @@ def test_forked_workers_report_what_one_process_does(bundle):
     for workers in (1, 2):
         with pytest.raises(QosInputError, match="su1-srv04/netplan.yaml, line 2: not valid YAML"):
             check_bundle(bundle, workers=workers)
+
+
+def test_cabling_csv_is_read_by_its_header_whatever_the_column_order(bundle):
+    import csv
+    import io
+    path = bundle / "cabling.csv"
+    rows = list(csv.reader(io.StringIO(path.read_text())))
+    order = list(reversed(range(len(rows[0]))))
+    out = io.StringIO()
+    csv.writer(out).writerows([[row[i] for i in order] for row in rows])
+    path.write_text(out.getvalue() + "\n")
+    assert designer.qos_check(bundle).pairs == 16 and not designer.qos_check(bundle).findings
+    path.write_text("x,y\n1,2\n")
+    with pytest.raises(designer.DesignerError, match="lacks the a_device, a_port, b_device and b_port columns"):
+        designer.qos_check(bundle)
