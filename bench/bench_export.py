@@ -2,6 +2,8 @@
 
 - 4096: bench_foundation's 4,096-server design (target: under 8 s wall on 2 cores, peak under 1 GB).
 - 131072: bench_tiers' three-tier design of 16,384 servers x 8 rails (target: under 60 s, under 4 GB).
+- superpod-4096: the b200-superpod preset at 128 SUs (4,096 servers, 2,560 switches, 98,304 cables) with
+  its SuperPOD floor, so racks, cable lengths, media and the bill are in the bundle too.
 
 Each size is exported twice into fresh folders with the workers the CLI would use (or ``--workers N``)
 and once more with a single process when ``--compare`` is given, so the pool has to show that it pays.
@@ -10,7 +12,14 @@ byte-identical, and peak memory: of the exporting process and its workers togeth
 every 0.2 s; fork shares pages, so adding up RSS would count them twice), and each one's peak RSS.
 The disk matters: ``TMPDIR=/dev/shm`` measures the render without it.
 
-Run: python bench/bench_export.py [4096|131072 ...] [--workers N] [--compare]   (default: 4096)
+``--phases`` instead exports ``--runs`` times (default 3) and prints, per phase, the min / median wall
+seconds and the min / median CPU seconds (user time of the exporting process and its workers: the
+machine may be shared, and CPU time is what another process's load changes least):
+check (the rules export runs first), render (every part's files, rendered and written, workers included),
+write (README, MANIFEST and the swap into place), qos (the written bundle's QoS agreement check).
+
+Run: python bench/bench_export.py [4096|131072 ...] [--workers N] [--compare] [--phases [--runs N]]
+(default: 4096)
 """
 
 from __future__ import annotations
@@ -19,6 +28,7 @@ import argparse
 import filecmp
 import os
 import resource
+import statistics
 import sys
 import tempfile
 import threading
@@ -36,7 +46,8 @@ from designer.planning.build import build  # noqa: E402
 from designer.storage.catalog_file import builtin_catalog  # noqa: E402
 
 _, _PRESET, _PARAMS = SIZES["131072"][0]
-DESIGNS = {"4096": (BIG, 8.0, 1024), "131072": (designer.spec(_PRESET, **_PARAMS), 60.0, 4096)}
+DESIGNS = {"4096": (BIG, 8.0, 1024), "131072": (designer.spec(_PRESET, **_PARAMS), 60.0, 4096),
+           "superpod-4096": (designer.spec("b200-superpod", sus=128), 8.0, 1024)}
 
 
 def _same_tree(a: Path, b: Path) -> bool:
@@ -95,6 +106,66 @@ def _timed(fabric, folder: Path, workers: int):
     return took, result, sampler.stop()
 
 
+def _user_s() -> float:
+    """User CPU seconds of this process and of its children that have ended (the pool's workers)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_utime + resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
+
+
+class _Phases:
+    """Wall and user CPU seconds of each export phase, by wrapping the functions that run them."""
+
+    WRAPPED = (("check", "designer.export.bundle", "_refuse_errors"),
+               ("render", "designer.export.bundle", "_render_into"),
+               ("qos", "designer.qos.check", "written_bundle"))
+
+    def __init__(self):
+        self.times: dict[str, list[tuple[float, float]]] = {}
+        self._run: dict[str, tuple[float, float]] = {}
+        for phase, module, name in self.WRAPPED:
+            owner = sys.modules[module] if module in sys.modules else __import__(module, fromlist=[name])
+            setattr(owner, name, self._wrap(phase, getattr(owner, name)))
+
+    def _wrap(self, phase: str, function):
+        def timed(*args, **kwargs):
+            wall, cpu = time.perf_counter(), _user_s()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                self._run[phase] = (time.perf_counter() - wall, _user_s() - cpu)
+        return timed
+
+    def export(self, fabric, folder: Path, workers: int) -> None:
+        self._run = {}
+        wall, cpu = time.perf_counter(), _user_s()
+        export_bundle(fabric, folder, workers=workers)
+        total = (time.perf_counter() - wall, _user_s() - cpu)
+        inner = [self._run[p] for p in ("check", "render", "qos")]
+        self._run["write"] = (total[0] - sum(w for w, _ in inner), total[1] - sum(c for _, c in inner))
+        self._run["total"] = total
+        for phase, value in self._run.items():
+            self.times.setdefault(phase, []).append(value)
+
+    def report(self) -> None:
+        print(f"  {'phase':8} {'wall min':>9} {'median':>8} {'cpu min':>9} {'median':>8}   (s, {len(self.times['total'])} runs)")
+        for phase in ("check", "render", "write", "qos", "total"):
+            walls, cpus = zip(*self.times[phase])
+            print(f"  {phase:8} {min(walls):9.2f} {statistics.median(walls):8.2f} "
+                  f"{min(cpus):9.2f} {statistics.median(cpus):8.2f}")
+
+
+def phases(size: str, workers: int | None, runs: int) -> None:
+    spec = DESIGNS[size][0]
+    fabric = build(spec, builtin_catalog())
+    workers = workers or cli_workers(fabric)
+    print(f"bench {size} phases: {len(fabric.servers):,} servers, {len(fabric.switches):,} switches, "
+          f"{len(fabric.links):,} cables, {workers} worker process(es)")
+    timer = _Phases()
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in range(runs):
+            timer.export(fabric, Path(tmp) / f"run{n}", workers)
+    timer.report()
+
+
 def run(size: str, workers: int | None, compare: bool) -> None:
     spec, target_s, target_mb = DESIGNS[size]
     t0 = time.perf_counter()
@@ -121,12 +192,20 @@ def run(size: str, workers: int | None, compare: bool) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("sizes", nargs="*", default=["4096"], choices=sorted(DESIGNS))
+    ap.add_argument("sizes", nargs="*", help=f"{' or '.join(sorted(DESIGNS))} (default 4096)")
     ap.add_argument("--workers", type=int, help="forked render processes (default: as the CLI chooses)")
     ap.add_argument("--compare", action="store_true", help="also time one process, to see what the pool buys")
+    ap.add_argument("--phases", action="store_true", help="time check / render / write / qos, min and median")
+    ap.add_argument("--runs", type=int, default=3, help="exports timed with --phases (default 3)")
     args = ap.parse_args()
-    for size in args.sizes:
-        run(size, args.workers, args.compare)
+    for size in args.sizes:          # no choices= above: Python 3.11's argparse refuses an empty '*' list with them
+        if size not in DESIGNS:
+            ap.error(f"size {size!r}: use {' or '.join(sorted(DESIGNS))}")
+    for size in args.sizes or ["4096"]:
+        if args.phases:
+            phases(size, args.workers, args.runs)
+        else:
+            run(size, args.workers, args.compare)
 
 
 if __name__ == "__main__":

@@ -20,8 +20,6 @@ if TYPE_CHECKING:
     from ..qos.check import QosReport
     from ..sonic.lint import FileResult
 
-PARALLEL_FROM_DEVICES = 500       # forked renderers pay off from a few hundred devices
-MAX_WORKERS = 4
 
 
 def export_bundle(fabric: Fabric, outdir: str | os.PathLike, *, parts: Iterable[str] | str | None = None,
@@ -36,7 +34,7 @@ def export_bundle(fabric: Fabric, outdir: str | os.PathLike, *, parts: Iterable[
     ``with_parts``: optional parts (``aid-yaml``, ``aid-csv``) to write as well. A design with ERROR findings is
     refused (``ExportRefused``, with ``findings``) unless ``force``. ``progress(done, total, label)`` is
     called after each rendered device; ``cancel()`` is asked between devices, and when it returns True
-    the export stops with ``ExportCancelled`` and leaves ``outdir`` as it was. ``workers``: forked render
+    the export stops with ``ExportCancelled`` and leaves ``outdir`` as it was. ``workers``: forked render (and QoS check)
     processes (default: one for small designs, up to four from 500 devices). Returns an ``ExportResult``
     (``outdir``, ``files``, ``bytes``, ``removed``: leftovers of killed exports it cleaned up, ``qos``: the
     written bundle's `qos_check` report, None without a host NIC and switch port to compare). Raises a
@@ -64,13 +62,14 @@ def export_bundle(fabric: Fabric, outdir: str | os.PathLike, *, parts: Iterable[
         else:
             old, label = design_digests(since, _names(parts), _names(with_parts)), f"design '{since.settings.name}'"
         reduce = ChangeBundle(fabric, old, label, max_drain)
+    workers = workers or _workers(fabric)
     try:
         result = write_bundle(fabric, outdir, progress=progress, only=_names(parts), extra=_names(with_parts),
-                              force=force, cancel=cancel, workers=workers or _workers(fabric), reduce=reduce)
+                              force=force, cancel=cancel, workers=workers, reduce=reduce)
     except OSError as exc:
         raise ExportError(f"cannot write {os.fspath(outdir)}: {exc.strerror or exc}") from exc
     from ..qos.check import written_bundle
-    return replace(result, qos=written_bundle(Path(result.outdir), result.files))
+    return replace(result, qos=written_bundle(Path(result.outdir), result.files, workers))
 
 
 def _names(names: Iterable[str] | str | None) -> list[str] | None:
@@ -85,8 +84,8 @@ def bundle_parts() -> list[Part]:
 
 
 def _workers(fabric: Fabric) -> int:
-    devices = len(fabric.servers) + len(fabric.switches)
-    return max(1, min(os.cpu_count() or 1, MAX_WORKERS)) if devices >= PARALLEL_FROM_DEVICES else 1
+    from ..export.forked import workers_for
+    return workers_for(len(fabric.servers) + len(fabric.switches))
 
 
 def render_device(fabric: Fabric, device: str) -> dict[str, str]:

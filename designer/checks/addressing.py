@@ -1,8 +1,10 @@
-"""Addressing rules: duplicates, overlaps, pool sizes, and NICs that cannot reach their gateway."""
+"""Addressing rules: duplicates, overlaps, pool sizes, NICs that cannot reach their gateway, and a host MTU
+the switch ports do not carry."""
 
 from __future__ import annotations
 
 from ..model.addressing import cidr_str, ip_str
+from ..model.entities import SWITCH_PORT_MTU
 from ..model.errors import ModelError
 from ..model.ids import natural_sorted
 from ..planning.addressing import requirements, svi_key
@@ -99,3 +101,14 @@ def _subnet_problem(nic, gateway, leaf_id: str) -> str | None:
     if gateway[1] < 31 and nic[0] in (start, end):
         return f"is the {'network' if nic[0] == start else 'broadcast'} address of {subnet}"
     return None
+
+
+@rule("RD076", "Host MTU above the switch ports'", Severity.ERROR,
+      f"Lower the design's host MTU (settings.addressing.mtu) to at most the switch ports' {SWITCH_PORT_MTU}: "
+      "9000 is the usual RoCE host MTU, and NCCL's RoCE messages fit it. Export refuses the design unless forced; "
+      "its QoS check would then report RD074 on every rail NIC.")
+def host_mtu_above_switch_ports(ctx):
+    mtu = ctx.fabric.settings.addressing.mtu
+    if mtu > SWITCH_PORT_MTU:
+        yield (f"host NIC MTU {mtu} (settings.addressing.mtu) is above the {SWITCH_PORT_MTU} of every switch port "
+               "the bundle configures: a full-size frame a host sends is dropped at its leaf", ())

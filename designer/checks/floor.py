@@ -42,8 +42,8 @@ def units(ctx):
 def _sum(fabric, devices, key: str) -> tuple[float, list[str]]:
     total, unknown = 0.0, []
     for device in devices:
-        models = fabric.catalog.servers if device.id in fabric.servers else fabric.catalog.switches
-        value = getattr(models[device.model], key) if device.model in models else None
+        model = fabric.device_model(device)
+        value = getattr(model, key) if model is not None else None
         if value is None:
             unknown.append(device.model)
         else:

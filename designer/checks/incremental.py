@@ -33,7 +33,7 @@ READS = {   # facets a rule's whole-design pass reads (rules not listed: all of 
     "RD044": {"devices", "wiring"}, "RD045": {"devices", "wiring"}, "RD046": {"devices", "plan"},
     "RD047": {"devices", "plan"}, "RD049": {"devices", "settings"},
     "RD027": {"devices"}, "RD029": {"devices", "plan"}, "RD031": {"devices"},
-    "RD032": {"devices", "wiring"}, "RD050": {"devices", "wiring", "settings"},
+    "RD032": {"devices", "wiring"}, "RD050": {"devices", "wiring", "settings"}, "RD076": {"settings"},
     # the floor rules: racks and what stands in them; the cables' runs and media
     "RD060": {"devices", "floor"}, "RD061": {"devices", "floor"}, "RD062": {"devices", "floor"},
     "RD063": {"devices", "floor"}, "RD064": {"devices", "wiring", "floor"}, "RD065": {"devices", "wiring", "floor"},

@@ -41,7 +41,7 @@ _REGISTERED: dict[str, Rule] = {}
 # Rules about IP addresses, BGP ASNs, host routing and PPD pins: on an InfiniBand fabric the subnet
 # manager assigns LIDs and computes the routes, so these say nothing about it and are not run.
 ETHERNET_ONLY = frozenset({"RD007", "RD008", "RD009", "RD012", "RD013", "RD014", "RD015", "RD025", "RD026",
-                           "RD028", "RD030", "RD031", "RD046", "RD047"})
+                           "RD028", "RD030", "RD031", "RD046", "RD047", "RD076"})
 NOT_APPLICABLE_NOTE = ("IP, BGP, host-routing and PPD rules ({codes}) do not apply to an InfiniBand fabric "
                        "(the subnet manager assigns LIDs and routes): not run")
 

@@ -14,6 +14,9 @@ Fabric plane 1), so filtering Notes still selects a rail. An InfiniBand design a
 ``fabric_kind`` to the header and the GUID columns (a switch's node GUID on Devices, an HCA's port
 GUID on Interfaces, as topology.ibnd writes them) plus each server's NCCL_IB_HCA. A column or key
 appears only in designs that use it (`columns`), so a two-tier, one-plane AID reads exactly as before.
+The header also carries ``load_balancing``, ``growth`` (the final size a design is planned for) and
+``lossless`` (ECN / PFC watchdog overrides) in the design file's form (`storage.plan_settings`), each
+only when the design sets it, so importing a planned design gives a planned design.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from ..model.floor import floor_dict
 from ..model.hardware import breakout_runs, cage_range, parse_breakout
 from ..model.ids import natural_key, split_endpoint
 from ..planning.addressing import loopback_key
+from ..storage.plan_settings import write_plan_settings
 
 AID_FORMAT_VERSION = 1
 SCHEMES_ENUM = SCHEMES
@@ -259,6 +263,7 @@ def _design(fabric: Fabric) -> dict:
         design[KIND_KEY] = INFINIBAND
     if fabric.floor is not None:
         design[FLOOR_KEY] = floor_dict(fabric.floor)
+    write_plan_settings(design, s)      # load_balancing, growth, lossless: as the design file writes them
     return design
 
 

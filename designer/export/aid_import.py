@@ -9,7 +9,7 @@ to imported data too. Addresses and ASNs are installed exactly as written, with 
 from __future__ import annotations
 
 import functools
-from typing import Callable
+from typing import Callable, NoReturn
 
 from ..model.entities import AddressingSettings, AsnSettings, DesignSettings, Nic, Role, Server, Switch
 from ..model.floor import SETTING_BOUNDS, FloorSettings, Rack, Row
@@ -19,6 +19,8 @@ from ..model.hardware import Catalog
 from ..model.limits import MAX_LINKS, MAX_RAILS, MAX_SERVERS, MAX_SPEED, MAX_SU, MAX_SWITCHES, excerpt
 from ..model.validate import settings_problems
 from ..storage.jsonio import JsonInputError, parse_json
+from ..storage.plan_settings import read_plan_settings
+from ..storage.yamlio import Context, dotted
 from .aid_data import KIND_KEY, parse_breakouts
 from .aid_schema import aid_schema
 from .errors import ExportError
@@ -106,16 +108,27 @@ def _schema_message(error) -> str:
     return f"{excerpt(error.instance)} fails the schema's '{error.validator}' rule"
 
 
+class _HeaderContext(Context):
+    """Reports a header key the design file's readers refuse as the AID's ``design.<key>`` path."""
+
+    def __init__(self):
+        super().__init__("", "")
+
+    def fail(self, path: tuple, message: str) -> NoReturn:
+        raise AidError(f"{dotted(('design',) + path[1:])}: {message}")
+
+
 def _settings(design: dict) -> DesignSettings:
     asn = dict(design["asn"])
     default = DesignSettings()
+    planned = read_plan_settings(_HeaderContext(), design)
     return DesignSettings(
         name=design["name"], description=design["description"],
         max_oversubscription=float(design["max_oversubscription"]), spine_planes=design["spine_planes"],
         max_spine_oversubscription=float(design.get("max_spine_oversubscription", default.max_spine_oversubscription)),
         fabric_planes=design.get("fabric_planes", default.fabric_planes),
         core_asn=asn.pop("core_asn", default.core_asn), fabric_kind=design.get(KIND_KEY, default.fabric_kind),
-        addressing=AddressingSettings(**design["addressing"]), asn=AsnSettings(**asn))
+        addressing=AddressingSettings(**design["addressing"]), asn=AsnSettings(**asn), **planned)
 
 
 def _nics(server_id: str, rows: list[dict]) -> tuple[Nic, ...]:

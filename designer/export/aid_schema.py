@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from ..model.entities import FABRIC_KINDS, SPINE_ASN_MODES, SPINE_PLANE_MODES
+from ..model.entities import FABRIC_KINDS, LOAD_BALANCING_MODES, SPINE_ASN_MODES, SPINE_PLANE_MODES
+from ..model.lossless import FILE_KEYS
+from ..planning.growth import PLAN_FIELDS
+from ..storage.plan_settings import build_kind
 from .aid_data import AID_FORMAT_VERSION, FLOOR_KEY, KIND_KEY, PLANES_KEY, SCHEMES_ENUM, SHEETS, TIERS_KEY, Column
 
 _ID = "https://rail-designer.invalid/aid.schema.json"
@@ -31,6 +34,28 @@ def _object(properties: dict, optional: dict | None = None) -> dict:
 
 _INDEXED = {"type": "array", "items": _object({"index": {"type": "integer", "minimum": 0},
                                                "name": {"type": "string"}})}
+
+
+_INTEGER, _STRING = {"type": "integer"}, {"type": "string"}
+
+
+def _lossless() -> dict:
+    """``lossless``: the ECN and PFC watchdog overrides, each optional (their ranges: `model.lossless`)."""
+    sections: dict[str, dict] = {}
+    for name, (section, key) in FILE_KEYS.items():
+        sections.setdefault(section, {})[key] = _STRING if name == "pfcwd_action" else _INTEGER
+    return _object({}, {section: _object({}, keys) for section, keys in sections.items()})
+
+
+def _plan_settings() -> dict:
+    """The header's optional ``load_balancing``, ``growth`` and ``lossless`` (`storage.plan_settings`)."""
+    return {
+        "load_balancing": _object({"mode": {"enum": list(LOAD_BALANCING_MODES)}}, {"qps": _INTEGER}),
+        "growth": {**_object({"final_sus": _INTEGER, "final_servers_per_su": _INTEGER, "build": _object(
+            {name: _STRING if build_kind(name) is str else _INTEGER for name in PLAN_FIELDS})}),
+            "description": "the final size the design is planned for, and the build parameters it grows with"},
+        "lossless": {**_lossless(), "description": "the design's ECN and PFC watchdog overrides of the defaults"},
+    }
 
 
 def aid_schema() -> dict:
@@ -62,6 +87,7 @@ def aid_schema() -> dict:
                 "id": {"type": "string"}, "row": {"type": "string"}, "position": {"type": "integer", "minimum": 1},
                 "height_u": {"type": "integer", "minimum": 1}, "power_kw": {"type": "number", "minimum": 0},
                 "weight_kg": {"type": "number", "minimum": 0}})}}),
+        **_plan_settings(),
     })
     schema = {
         "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": _ID,

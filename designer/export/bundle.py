@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import multiprocessing
 import os
 import re
 import shutil
@@ -25,7 +24,8 @@ from .dump_format import DUMP_SECTION
 from .errors import ExportError
 from .parts import Part
 from .registry import parts
-from .swap import OLD, PARTIAL, die_with_parent, swap_into_place
+from .forked import shared, sharing
+from .swap import OLD, PARTIAL, swap_into_place
 
 MANIFEST = "MANIFEST.sha256"
 _PATH_PART = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+-]{0,127}\Z")
@@ -109,10 +109,6 @@ def _safe_relpath(path: str) -> str:
 Job = tuple[int, "str | None"]            # (index into the chosen parts, device id or None for global files)
 Entry = tuple[str, str, int]              # (relative path, sha256, bytes)
 
-# What forked workers render from: set by the parent just before it forks (fork shares it for free).
-_WORK: tuple | None = None
-
-
 def _jobs(fabric: Fabric, chosen: list[Part]) -> list[Job]:
     """Fabric-wide jobs first: they are the long ones (the AID), so workers start them early."""
     jobs: list[Job] = [(i, None) for i in range(len(chosen))]
@@ -144,7 +140,7 @@ def _write_all(fd: int, data: bytes) -> None:
 
 def _run_jobs(jobs: list[Job]) -> list[Entry]:
     """Render and write a batch of jobs into the temporary bundle folder."""
-    fabric, chosen, root = _WORK
+    fabric, chosen, root = shared()        # set by _render_into, shared with the forked workers
     entries, made = [], set()
     for index, device in jobs:
         part = chosen[index]
@@ -171,15 +167,12 @@ def _first_of_each_part(batches: list[list[Job]]) -> list[int]:
 def _render_into(root: Path, fabric: Fabric, chosen: list[Part], progress: Progress | None,
                  cancel: Callable[[], bool] | None, workers: int) -> list[Entry]:
     """Write every part's files under ``root``; returns one manifest entry per file."""
-    global _WORK
     jobs = _jobs(fabric, chosen)
     batches = [[job] for job in jobs if job[1] is None]
     per_batch = 1 if workers == 1 else max(1, min(64, len(jobs) // (workers * 8)))
     batches += _batches([job for job in jobs if job[1] is not None], per_batch)
     entries: list[Entry] = []
-    _WORK = (fabric, chosen, root)
-    pool = None
-    try:
+    with sharing((fabric, chosen, root), workers) as imap:
         if workers > 1:
             # The first device of each part, here: it computes the part's whole-fabric data
             # (memo.per_state), which the forked workers then share instead of each computing it again.
@@ -188,11 +181,9 @@ def _render_into(root: Path, fabric: Fabric, chosen: list[Part], progress: Progr
             warmed = set(firsts)
             rest = [b for i, b in enumerate(batches) if i not in warmed]
             batches = [batches[i] for i in firsts] + rest
-            pool = multiprocessing.get_context("fork").Pool(workers, initializer=die_with_parent,
-                                                            initargs=(os.getpid(),))
-            results = itertools.chain(warm, pool.imap(_run_jobs, rest))
+            results = itertools.chain(warm, imap(_run_jobs, rest))
         else:
-            results = map(_run_jobs, batches)
+            results = imap(_run_jobs, batches)
         done = 0
         for batch, produced in zip(batches, results):
             if cancel is not None and cancel():
@@ -202,11 +193,6 @@ def _render_into(root: Path, fabric: Fabric, chosen: list[Part], progress: Progr
                 done += 1
                 if progress:
                     progress(done, len(jobs), f"{chosen[index].name}: {device or 'fabric-wide files'}")
-    finally:
-        _WORK = None
-        if pool is not None:
-            pool.terminate()
-            pool.join()
     paths = [e[0] for e in entries]
     if len(set(paths)) != len(paths):
         twice = sorted({p for p in paths if paths.count(p) > 1})[:3]

@@ -22,6 +22,7 @@ larger than one machine goes through containerlab's Kubernetes runtime, claberne
 
 from __future__ import annotations
 
+from ..model.entities import SWITCH_PORT_MTU
 from ..model.fabric import Fabric
 from ..model.ids import natural_key, split_endpoint
 from .hosts import HOST_FILES_REFUSED_BY
@@ -33,7 +34,7 @@ from .yamldump import dump
 
 FRR_IMAGE = "quay.io/frrouting/frr:10.2.1"
 HOST_IMAGE = "ghcr.io/srl-labs/network-multitool:latest"
-LINK_MTU = 9100
+LINK_MTU = SWITCH_PORT_MTU
 HOST_DIR = "/etc/rail-designer"
 DAEMONS = "frr-daemons"
 FRR_DAEMONS = ("zebra", "bgpd", "pbrd", "staticd")

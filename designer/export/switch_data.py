@@ -19,7 +19,7 @@ from dataclasses import asdict
 from functools import lru_cache
 
 from ..model.addressing import cidr_str, network_of
-from ..model.entities import Role, Switch
+from ..model.entities import SWITCH_PORT_MTU, Role, Switch
 from ..model.fabric import Fabric
 from ..model.hardware import Port, SwitchModel
 from ..model.ids import endpoint, is_valid_port_name
@@ -30,7 +30,6 @@ from .errors import ExportError, require_hostname, require_port_name
 from .load_balancing import switch_hash, switch_notes
 from .ppd_data import leaf_ppd_data, server_prefixes
 
-SWITCH_MTU = 9100
 SERVER_VLAN = 1000                 # the one VLAN that holds a subnet-per-leaf leaf's servers
 BGP_KEEPALIVE, BGP_HOLDTIME = 3, 9
 RS_FEC_FROM_GBPS = 200             # PAM4 lanes (50G and up per lane) need RS-FEC
@@ -54,7 +53,7 @@ def _port_strings(port: Port) -> tuple[tuple[str, object], ...]:
     """The SONiC strings that depend on the port alone (ports are shared by every switch of a model)."""
     return (("name", port.name), ("alias", port.alias), ("index", port.cage),
             ("lanes", ",".join(map(str, port.lanes))), ("speed", str(port.speed * 1000)),
-            ("fec", "rs" if port.speed >= RS_FEC_FROM_GBPS else "none"), ("mtu", str(SWITCH_MTU)),
+            ("fec", "rs" if port.speed >= RS_FEC_FROM_GBPS else "none"), ("mtu", str(SWITCH_PORT_MTU)),
             ("breakout", port.breakout))
 
 
@@ -141,7 +140,7 @@ def switch_data(fabric: Fabric, switch_id: str) -> dict:
         "asn": _asn(fabric, switch_id),
         "loopback": loopback,
         "router_id": ip_of(loopback),
-        "mtu": SWITCH_MTU,
+        "mtu": SWITCH_PORT_MTU,
         "ports": ports,
         "breakouts": breakout_entries(fabric, switch),
         "interfaces": interfaces,

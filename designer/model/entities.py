@@ -122,6 +122,9 @@ class ScalableUnit:
     name: str
 
 
+SWITCH_PORT_MTU = 9100      # the IP MTU the bundle gives every switch port (SONiC's default; clab's links)
+
+
 @dataclass(frozen=True, slots=True)
 class AddressingSettings:
     scheme: str = "subnet-per-leaf"          # or "p2p31"
@@ -129,7 +132,7 @@ class AddressingSettings:
     rail_prefix: int = 16                    # size of each rail's pool
     fabric_pool: str = "10.254.0.0/16"      # leaf-spine /31s
     loopback_pool: str = "10.255.0.0/16"    # /32 loopbacks
-    mtu: int = 9000                          # host NIC MTU (switch ports carry 9100)
+    mtu: int = 9000                          # host NIC MTU (switch ports carry SWITCH_PORT_MTU)
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,10 +40,14 @@ class FloorEdits:
         """Row id -> `Row`, read-only."""
         return self._rows
 
+    def device_model(self, device):
+        """The catalogue's `ServerModel` of a server or `SwitchModel` of a switch (None when it lacks the model)."""
+        models = self.catalog.servers if isinstance(device, Server) else self.catalog.switches
+        return models.get(device.model)
+
     def device_units(self, device) -> int:
         """Rack units a server or switch takes (from its model)."""
-        models = self.catalog.servers if isinstance(device, Server) else self.catalog.switches
-        model = models.get(device.model)
+        model = self.device_model(device)
         return model.rack_units if model is not None else 1
 
     def rack_devices(self) -> dict[str, list]:

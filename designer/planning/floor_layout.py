@@ -15,6 +15,7 @@ servers: what was there stays where it stood, the new devices go into free room 
 from __future__ import annotations
 
 import re
+from bisect import insort
 
 from ..model.entities import Role, Server
 from ..model.fabric import Fabric
@@ -33,23 +34,19 @@ class _Room:
         self.fabric = fabric
 
     def add(self, device) -> None:
-        model = _model(self.fabric, device)
+        model = self.fabric.device_model(device)
         self.unit = max(self.unit, (device.position or 1) + model.rack_units)
         self.power += model.power_w or 0.0
         self.weight += model.weight_kg or 0.0
         self.servers += isinstance(device, Server)
 
     def fits(self, device, settings: FloorSettings) -> bool:
-        model = _model(self.fabric, device)
+        model = self.fabric.device_model(device)
         if isinstance(device, Server) and self.servers >= settings.servers_per_rack:
             return False
         return (self.unit + model.rack_units - 1 <= self.rack.height_u
                 and self.power + (model.power_w or 0.0) <= self.rack.power_kw * 1000
                 and self.weight + (model.weight_kg or 0.0) <= self.rack.weight_kg)
-
-
-def _model(fabric: Fabric, device):
-    return fabric.catalog.server(device.model) if isinstance(device, Server) else fabric.catalog.switch(device.model)
 
 
 def lay_out(fabric: Fabric, settings: FloorSettings | None = None) -> list[str]:
@@ -64,9 +61,12 @@ def lay_out(fabric: Fabric, settings: FloorSettings | None = None) -> list[str]:
             if device.rack in rooms:
                 rooms[device.rack].add(device)
         added: list[str] = []
+        kinds: dict[str, list[_Room]] = {}       # a layout name stem -> its racks' rooms, in natural order
+        for rack_id in sorted(rooms, key=natural_key):
+            kinds.setdefault(_kind_of(rack_id), []).append(rooms[rack_id])
         waiting = [d for d in (*fabric.servers.values(), *fabric.switches.values()) if d.rack not in rooms]
         for device in sorted(waiting, key=lambda d: (_group(d), natural_key(d.id))):
-            room = _room_for(fabric, settings, rooms, device, added)
+            room = _room_for(fabric, settings, rooms, kinds, device, added)
             fabric.set_place(device.id, room.rack.id, room.unit)
             room.add(fabric.device(device.id))
     return added
@@ -82,11 +82,11 @@ def _group(device) -> tuple:
     return (0, 1)
 
 
-def _room_for(fabric: Fabric, settings: FloorSettings, rooms: dict, device, added: list) -> _Room:
+def _room_for(fabric: Fabric, settings: FloorSettings, rooms: dict, kinds: dict, device, added: list) -> _Room:
     su, kind = _group(device)
     network = kind == 1
     prefix = f"su{su}-net" if su and network else f"su{su}-r" if su else "net-r"
-    mine = sorted((r for r in rooms.values() if _kind_of(r.rack.id) == prefix), key=lambda r: natural_key(r.rack.id))
+    mine = kinds.setdefault(prefix, [])
     for room in mine:
         if room.fits(device, settings):
             return room
@@ -99,6 +99,7 @@ def _room_for(fabric: Fabric, settings: FloorSettings, rooms: dict, device, adde
     fabric.add_rack(rack)
     added.append(rack_id)
     rooms[rack_id] = room = _Room(fabric, rack)
+    insort(mine, room, key=lambda r: natural_key(r.rack.id))
     return room
 
 

@@ -15,6 +15,7 @@ The choice follows the port pair and the length needed (`cable_lengths.Run.neede
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
 
 from ..model.hardware import parse_breakout
@@ -95,13 +96,34 @@ def _pick(fitting: list, need: float):
     return fitting[-1]
 
 
+@dataclass(frozen=True, slots=True)
+class _Option:
+    """A `Choice` before it is given one cable's ids: each item names whose it is (``whom``): ``a`` / ``b``
+    (that end's cage) or a suffix of the cable id (``""`` the cable itself, ``/a``, ``/b``, ``#n``)."""
+
+    media: str
+    kind: str
+    length_m: float
+    reach_m: float
+    items: tuple[tuple[str, str], ...]      # (part number, whom)
+    fits: bool
+
+    def choice(self, link, a: End, b: End) -> Choice:
+        items = tuple((part, a.cage if whom == "a" else b.cage if whom == "b" else link.id + whom)
+                      for part, whom in self.items)
+        return Choice(self.media, self.kind, self.length_m, self.reach_m, items, self.fits)
+
+
 class Chooser:
-    """`choose` with what fits each port shape worked out once (a design has a few shapes, 10^5 cables)."""
+    """`choose` with what fits each port shape worked out once (a design has a few shapes, 10^5 cables),
+    and the choice of a shape worked out once per length band: between two neighbouring lengths that
+    matter to it (a sold length, a transceiver's reach) every cable of the shape gets the same media."""
 
     def __init__(self, media: MediaCatalog):
         self.media = media
-        self._fits: dict[tuple, tuple[list, list]] = {}
+        self._fits: dict[tuple, tuple[list, list, list[float]]] = {}
         self._shapes: dict[tuple, tuple] = {}
+        self._chosen: dict[tuple, _Option | None] = {}
 
     def end(self, fabric, ep: str) -> End:
         """`end_of`, with a switch port's shape looked up once per model, breakouts and port."""
@@ -116,8 +138,14 @@ class Chooser:
             shape = self._shapes[key] = (end.form, end.cage_speed, end.split, end.cage.rpartition("/")[2])
         return End(device, shape[0], shape[1], shape[2], f"{device}/{shape[3]}")
 
-    def _fitting(self, speed: int, a: End, b: End) -> tuple[list, list]:
-        key = (speed, a.form, a.cage_speed, a.split, b.form, b.cage_speed, b.split)
+    @staticmethod
+    def _shape(speed: int, a: End, b: End) -> tuple:
+        return (speed, a.form, a.cage_speed, a.split, b.form, b.cage_speed, b.split)
+
+    def _fitting(self, speed: int, a: End, b: End) -> tuple[list, list, list[float]]:
+        """The cables and optics that fit the port pair, and the lengths where a choice among them can
+        change (each ``x + 1e-9`` of the comparisons ``x + 1e-9 >= need`` below, sorted)."""
+        key = self._shape(speed, a, b)
         found = self._fits.get(key)
         if found is None:
             media = self.media
@@ -127,19 +155,20 @@ class Chooser:
                 ta, tb = _transceivers(media, a, speed, fibre.id), _transceivers(media, b, speed, fibre.id)
                 if ta and tb:
                     optics.append((fibre, ta, tb))
-            found = self._fits[key] = (cables, optics)
+            edges = {length for cable, _ in cables for length, _ in cable.parts}
+            edges |= {length for fibre, ta, tb in optics for length, _ in fibre.parts}
+            edges |= {t.reach_m for _, ta, tb in optics for t in (*ta, *tb)}
+            found = self._fits[key] = (cables, optics, sorted(x + 1e-9 for x in edges))
         return found
 
-    def candidates(self, link, a: End, b: End, need: float, first: bool = False) -> list[Choice]:
-        """Every media that fits the port pair, in preference order (reaching or not); with ``first``, only
-        the first cable that reaches when one does (the optics are not worked out then)."""
-        cables, optics = self._fitting(link.speed, a, b)
+    def _options(self, speed: int, a: End, b: End, need: float, first: bool) -> list[_Option]:
+        cables, optics, _ = self._fitting(speed, a, b)
         out = []
         for cable, a_wide in cables:
             sold = _sold(cable.parts, need)
             length, part = sold if sold else cable.parts[-1]
-            serves = (a.cage if a_wide else b.cage) if cable.legs > 1 else link.id
-            out.append(Choice(cable.id, cable.kind, length, cable.reach_m, ((part, serves),), sold is not None))
+            whom = ("a" if a_wide else "b") if cable.legs > 1 else ""
+            out.append(_Option(cable.id, cable.kind, length, cable.reach_m, ((part, whom),), sold is not None))
             if first and sold is not None:
                 return out[-1:]
         found = []
@@ -148,27 +177,40 @@ class Chooser:
             sold = _sold(fibre.parts, need)
             length, part = sold if sold else fibre.parts[-1]
             reach = min(ta.reach_m, tb.reach_m, fibre.parts[-1][0])
-            fibres = tuple((part, f"{link.id}#{n}") for n in range(max(ta.fibres, tb.fibres)))
-            items = ((ta.part, a.cage if ta.ports > 1 else f"{link.id}/a"),
-                     (tb.part, b.cage if tb.ports > 1 else f"{link.id}/b"), *fibres)
-            found.append(Choice(OPTICS + fibre.id, "optics", length, reach, items,
-                                sold is not None and reach + 1e-9 >= need))
+            fibres = tuple((part, f"#{n}") for n in range(max(ta.fibres, tb.fibres)))
+            items = ((ta.part, "a" if ta.ports > 1 else "/a"), (tb.part, "b" if tb.ports > 1 else "/b"), *fibres)
+            found.append(_Option(OPTICS + fibre.id, "optics", length, reach, items,
+                                 sold is not None and reach + 1e-9 >= need))
         return out + sorted(found, key=lambda c: (c.reach_m, c.media))
+
+    def candidates(self, link, a: End, b: End, need: float, first: bool = False) -> list[Choice]:
+        """Every media that fits the port pair, in preference order (reaching or not); with ``first``, only
+        the first cable that reaches when one does (the optics are not worked out then)."""
+        return [option.choice(link, a, b) for option in self._options(link.speed, a, b, need, first)]
+
+    def _first_fit(self, link, a: End, b: End, need: float) -> _Option | None:
+        """The preferred media that reaches ``need``, worked out once per shape and length band."""
+        edges = self._fitting(link.speed, a, b)[2]
+        key = (self._shape(link.speed, a, b), bisect_left(edges, need))
+        if key not in self._chosen:
+            self._chosen[key] = next((o for o in self._options(link.speed, a, b, need, True) if o.fits), None)
+        return self._chosen[key]
 
     def choose(self, fabric, link, run: Run | None, override: str | None = None) -> Choice | None:
         """The media of one cable (None when it has no run)."""
         if run is None:
             return None
         a, b = self.end(fabric, link.a), self.end(fabric, link.b)
+        if override is None:
+            option = self._first_fit(link, a, b, run.needed_m)
+            if option is not None:
+                return option.choice(link, a, b)
         options = self.candidates(link, a, b, run.needed_m, first=override is None)
         if override is not None:
             for option in options:
                 if option.media == override:
                     return option if option.fits else _short(option, run)
             return Choice(override, "", 0.0, 0.0, (), False, f"media {override} does not fit {_pair(link, a, b)}")
-        for option in options:
-            if option.fits:
-                return option
         longest = max((o.reach_m for o in options), default=0.0)
         return Choice("", "", 0.0, longest, (), False,
                       f"no media of the catalogue fits {_pair(link, a, b)} at {run.needed_m:.1f} m"

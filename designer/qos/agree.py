@@ -261,7 +261,7 @@ def path_mtus(sides: Sides) -> dict[str, tuple[int, str, str]]:
                 todo.append(peer)
         ends = [(switch, port) for a, ap, b, bp in sides.fabric_links if a in seen
                 for switch, port in ((a, ap), (b, bp))]
-        lowest = min((Port(sides.switches[s], p).mtu()[0] or 0, f"{s}:{p}", Port(sides.switches[s], p).mtu()[1])
-                     for s, p in ends)
+        mtus = ((Port(sides.switches[s], p).mtu(), f"{s}:{p}") for s, p in ends)
+        lowest = min((mtu or 0, label, where) for (mtu, where), label in mtus)
         out.update(dict.fromkeys(seen, lowest))
     return out

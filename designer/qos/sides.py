@@ -21,6 +21,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -76,7 +77,8 @@ class Switch:
 
 @dataclass
 class Sides:
-    hosts: dict[str, list[HostNic]] = field(default_factory=dict)
+    hosts: dict[str, list[HostNic]] = field(default_factory=dict)   # empty when read with hosts=False
+    host_sources: dict[str, tuple[Path, Dump | None]] = field(default_factory=dict)   # folder, dump: read_host's
     switches: dict[str, Switch] = field(default_factory=dict)
     server_links: list[tuple[str, str, str, str]] = field(default_factory=list)   # host, netdev, switch, port
     fabric_links: list[tuple[str, str, str, str]] = field(default_factory=list)   # switch, port, switch, port
@@ -182,20 +184,25 @@ def _cabling(root: Path, sides: Sides) -> bool:
     text = bundle_text(root / "cabling.csv")
     if text is None:
         return False
-    rows = csv.DictReader(io.StringIO(text))
-    if not {"a_device", "a_port", "b_device", "b_port"} <= set(rows.fieldnames or ()):
+    rows = csv.reader(io.StringIO(text))
+    header = next(rows, [])
+    wanted = ("a_device", "a_port", "b_device", "b_port")
+    if not set(wanted) <= set(header):
         raise QosInputError(f"{root / 'cabling.csv'}: lacks the a_device, a_port, b_device and b_port columns")
+    # the last column of a name, as csv.DictReader reads it; a short row's missing cells are None
+    at = [max(i for i, name in enumerate(header) if name == key) for key in wanted]
     for row in rows:
-        _link(sides, row["a_device"], row["a_port"], row["b_device"], row["b_port"])
+        if row:                                  # DictReader skips blank lines too
+            _link(sides, *(row[i] if i < len(row) else None for i in at))
     return True
 
 
 def _link(sides: Sides, a: str, a_port: str, b: str, b_port: str) -> None:
     if a in sides.switches and b in sides.switches:
         sides.fabric_links.append((a, a_port, b, b_port))
-    elif a in sides.switches and b in sides.hosts:
+    elif a in sides.switches and b in sides.host_sources:
         sides.server_links.append((b, b_port, a, a_port))
-    elif b in sides.switches and a in sides.hosts:
+    elif b in sides.switches and a in sides.host_sources:
         sides.server_links.append((a, a_port, b, b_port))
 
 
@@ -204,18 +211,32 @@ def _descriptions(sides: Sides) -> None:
     for name, switch in sorted(sides.switches.items()):
         for port, entry in sorted(switch.db.get("PORT", {}).items()):
             peer, sep, peer_port = str(entry.get("description", "")).rpartition(":")
-            if sep and (peer in sides.hosts or (peer in sides.switches and (name, port) < (peer, peer_port))):
+            if sep and (peer in sides.host_sources or (peer in sides.switches and (name, port) < (peer, peer_port))):
                 _link(sides, name, port, peer, peer_port)
 
 
-def read_sides(bundle: Path, dumps: Path | None = None) -> Sides:
+def read_sides(bundle: Path, dumps: Path | None = None, hosts: bool = True) -> Sides:
+    """Both sides of the bundle; ``hosts=False`` leaves each host's files unread (`read_host_of` reads one)."""
+    with readable():
+        return _read(bundle, dumps, hosts)
+
+
+def read_host_of(sides: Sides, host: str) -> list[HostNic]:
+    """One host's side, read from its files (or its dump) as `read_sides` does."""
+    with readable():
+        return read_host(host, *sides.host_sources[host])
+
+
+@contextmanager
+def readable():
+    """A drift reader's refusal as this check's (the same message)."""
     try:
-        return _read(bundle, dumps)
+        yield
     except DriftInputError as exc:
         raise QosInputError(str(exc)) from None
 
 
-def _read(bundle: Path, dumps: Path | None) -> Sides:
+def _read(bundle: Path, dumps: Path | None, hosts: bool) -> Sides:
     devices = bundle_devices(bundle)
     found = read_dumps(dumps) if dumps is not None else {}
     sides = Sides()
@@ -232,7 +253,9 @@ def _read(bundle: Path, dumps: Path | None) -> Sides:
     for name, folder in devices.hosts.items():
         dump = found.get(name)
         dump = dump if dump is not None and dump.kind == "host" else None
-        sides.hosts[name] = read_host(name, folder, dump)
+        sides.host_sources[name] = (folder, dump)
+        if hosts:
+            sides.hosts[name] = read_host(name, folder, dump)
         if dump is not None:
             sides.dumped.append(name)
     if not _cabling(bundle, sides):

@@ -24,9 +24,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..model.entities import (ETHERNET, FABRIC_KINDS, LOAD_BALANCING_MODES, QPS_RANGE, SCHEMES, SPINE_ASN_MODES,
-                              SPINE_PLANE_MODES, AddressingSettings, AsnSettings, DesignSettings, GrowthPlan,
-                              LoadBalancing, Nic, Role, Server, Switch)
+from ..model.entities import (ETHERNET, FABRIC_KINDS, SCHEMES, SPINE_ASN_MODES, SPINE_PLANE_MODES,
+                              AddressingSettings, AsnSettings, DesignSettings, Nic, Role, Server, Switch)
 from ..model.errors import ModelError
 from ..model.fabric import Fabric, asn_key
 from ..model.floor import floor_dict
@@ -36,10 +35,9 @@ from ..model.ids import natural_key
 from ..model.limits import MAX_CAGES, MAX_DESIGN_BYTES, MAX_LINKS, MAX_SERVERS, MAX_SWITCHES, excerpt
 from ..model.validate import (GID_RANGE, GROUP_RANGE, PLANE_RANGE, POSITION_RANGE, RAIL_RANGE, SU_RANGE,
                               settings_problems)
-from ..planning.growth import PLAN_FIELDS
 from .floor_file import read_floor
 from .catalog_file import builtin_catalog, catalog_document, catalog_with, parse_catalog
-from .lossless_file import read_lossless, write_lossless
+from .plan_settings import KEYS as PLAN_KEYS, read_plan_settings, write_plan_settings
 from .records import read as read_document, write as write_document
 from .atomic import RefusedWrite, write_atomic, write_problem
 from .yamlio import Context, FileFormatError, field, only_keys, read_text
@@ -96,13 +94,7 @@ def _write_tier_settings(doc: dict, s: DesignSettings) -> None:
         doc["asn"]["core_asn"] = s.core_asn
     if s.fabric_kind != d.fabric_kind:
         doc["fabric_kind"] = s.fabric_kind
-    lb = s.load_balancing
-    if lb != d.load_balancing:
-        doc["load_balancing"] = {"mode": lb.mode, **({"qps": lb.qps} if lb.mode == "qp-hash" else {})}
-    if s.growth is not None:
-        doc["growth"] = {"final_sus": s.growth.final_sus, "final_servers_per_su": s.growth.final_servers_per_su,
-                         "build": dict(s.growth.build)}
-    write_lossless(doc, s.lossless)
+    write_plan_settings(doc, s)
 
 
 def tables(fabric: Fabric) -> dict[str, list[str]]:
@@ -248,7 +240,7 @@ def loads(text: str, file: str = "<design>", catalog: Catalog | None = None) -> 
 def _settings(ctx: Context, raw: dict) -> DesignSettings:
     s = field(ctx, raw, "settings", (), dict, default={})
     only_keys(ctx, s, {"max_oversubscription", "spine_planes", "addressing", "asn", "max_spine_oversubscription",
-                       "fabric_planes", "growth", "fabric_kind", "lossless", "load_balancing"}, ("settings",))
+                       "fabric_planes", "fabric_kind", *PLAN_KEYS}, ("settings",))
     a = field(ctx, s, "addressing", ("settings",), dict, default={})
     p = ("settings", "addressing")
     only_keys(ctx, a, {"scheme", "rail_supernet", "rail_prefix", "fabric_pool", "loopback_pool", "mtu"}, p)
@@ -275,45 +267,12 @@ def _settings(ctx: Context, raw: dict) -> DesignSettings:
         max_oversubscription=field(ctx, s, "max_oversubscription", ("settings",), float, 1.0),
         spine_planes=field(ctx, s, "spine_planes", ("settings",), str, "shared", SPINE_PLANE_MODES),
         max_spine_oversubscription=field(ctx, s, "max_spine_oversubscription", ("settings",), float, 1.0),
-        fabric_planes=planes, core_asn=core_asn, addressing=addressing, asn=asn, growth=_growth(ctx, s),
+        fabric_planes=planes, core_asn=core_asn, addressing=addressing, asn=asn,
         fabric_kind=field(ctx, s, "fabric_kind", ("settings",), str, ETHERNET, FABRIC_KINDS),
-        lossless=read_lossless(ctx, s), load_balancing=_load_balancing(ctx, s))
+        **read_plan_settings(ctx, s))
     for path, problem in settings_problems(settings):
         ctx.fail(path, problem)
     return settings
-
-
-def _load_balancing(ctx: Context, s: dict) -> LoadBalancing:
-    """``settings.load_balancing``: ``mode`` and, for qp-hash, ``qps``; absent: PPD, as before it existed."""
-    lb = field(ctx, s, "load_balancing", ("settings",), dict, default={})
-    p = ("settings", "load_balancing")
-    only_keys(ctx, lb, {"mode", "qps"}, p)
-    d = LoadBalancing()
-    mode = field(ctx, lb, "mode", p, str, d.mode, LOAD_BALANCING_MODES)
-    if "qps" in lb and mode != "qp-hash":
-        ctx.fail(p + ("qps",), f"applies to mode qp-hash only, not {mode}: remove it or set mode: qp-hash")
-    return LoadBalancing(mode, field(ctx, lb, "qps", p, int, d.qps, bounds=QPS_RANGE))
-
-
-def _growth(ctx: Context, s: dict) -> GrowthPlan | None:
-    """The final size the design is planned for (``settings.growth``), or None when it has none."""
-    g = field(ctx, s, "growth", ("settings",), dict, default=None)
-    if g is None:
-        return None
-    p = ("settings", "growth")
-    only_keys(ctx, g, {"final_sus", "final_servers_per_su", "build"}, p)
-    final_sus = field(ctx, g, "final_sus", p, int, bounds=SU_RANGE)
-    servers = field(ctx, g, "final_servers_per_su", p, int, bounds=(1, MAX_SERVERS))
-    raw = field(ctx, g, "build", p, dict)
-    bp = p + ("build",)
-    only_keys(ctx, raw, set(PLAN_FIELDS), bp)
-    values = {}
-    for name in PLAN_FIELDS:
-        kind = str if name.endswith(("model", "tier")) else int
-        values[name] = field(ctx, raw, name, bp, kind, bounds=None if kind is str else (0, MAX_LINKS))
-    if values["core_tier"] not in ("on", "off"):
-        ctx.fail(bp + ("core_tier",), f"{excerpt(values['core_tier'])} is not one of: on, off")
-    return GrowthPlan(final_sus, servers, tuple(sorted(values.items())))
 
 
 def _items(ctx: Context, raw: dict, key: str, limit: int | None = None) -> list:

@@ -1,8 +1,15 @@
-"""RD007-RD009, RD013, RD014: addresses and pools."""
+"""RD007-RD009, RD013, RD014: addresses and pools; RD076: the host MTU."""
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
+import designer
 from designer.checks import Severity, check
+from designer.export.bundle import ExportRefused
+from designer.model.entities import SWITCH_PORT_MTU
 
 from tests.checks.check_helpers import codes, nic_of_rail, of_code, with_addressing
 
@@ -158,3 +165,26 @@ def test_switches_on_a_plane_the_settings_dropped_are_rd049_not_a_crash_of_rd026
     twin.set_settings(replace(twin.settings, fabric_planes=1))
     found = codes(check(twin))
     assert "RD049" in found and "RD000" not in found
+
+
+def test_host_mtu_above_the_switch_ports_is_one_error_with_a_hint(default):
+    with_addressing(default, mtu=9216)                  # validate's settings range takes it (MTU_RANGE)
+    [finding] = _errors(default)
+    assert finding.code == "RD076" and finding.ids == ()
+    assert finding.message.startswith("host NIC MTU 9216 (settings.addressing.mtu) is above the 9100 of every switch port")
+    assert "settings.addressing.mtu" in finding.hint and "9100" in finding.hint
+
+
+def test_host_mtu_equal_to_the_switch_ports_is_clean(default):
+    with_addressing(default, mtu=9100)
+    assert of_code(default, "RD076") == []
+
+
+def test_export_refuses_such_a_design_unless_forced_and_then_writes_the_ports_the_rule_names(default, tmp_path):
+    with_addressing(default, mtu=9216)
+    with pytest.raises(ExportRefused) as refused:
+        designer.export_bundle(default, tmp_path / "b", parts=["switches"])
+    assert [f.code for f in refused.value.findings] == ["RD076"] and not (tmp_path / "b").exists()
+    designer.export_bundle(default, tmp_path / "b", parts=["switches"], force=True)
+    config = json.loads((tmp_path / "b" / "switches" / "su1-leaf-r0" / "config_db.json").read_text())
+    assert {port["mtu"] for port in config["PORT"].values()} == {str(SWITCH_PORT_MTU)}

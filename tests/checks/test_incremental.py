@@ -98,7 +98,7 @@ def _edit(f, op: str, n: int, m: int) -> None:
     elif op == "settings":
         s = f.settings
         addressing = dataclasses.replace(s.addressing, fabric_pool=["10.254.0.0/16", "10.0.0.0/16"][m % 2],
-                                         scheme=["subnet-per-leaf", "p2p31"][n % 2])
+                                         scheme=["subnet-per-leaf", "p2p31"][n % 2], mtu=[9000, 9216, 9100][n % 3])
         f.set_settings(dataclasses.replace(s, max_oversubscription=[1.0, 3.0][m % 2], addressing=addressing))
 
 

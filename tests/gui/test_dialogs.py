@@ -110,13 +110,13 @@ def test_new_from_preset_follows_the_presets_scale_steps_as_the_su_count_changes
 
 
 def test_the_export_dialog_says_when_the_written_bundle_disagrees_with_itself(qtbot, tmp_path):
-    """Host MTU 9216 (the largest validate takes) into SONiC ports of 9100: the QoS check export runs."""
+    """Host MTU 9216 into SONiC ports of 9100 (RD076, so forced): the QoS check export runs."""
     from designer.gui.dialogs.export_bundle import ExportWorker
     from tests.conftest import preset_fabric
     said = []
     for name, mtu in (("agrees", 9000), ("disagrees", 9216)):
         worker = ExportWorker(preset_fabric("rail-optimized-64x4", sus=1, servers_per_su=4, mtu=mtu),
-                              tmp_path / name, ["switches", "hosts", "cabling"], False)
+                              tmp_path / name, ["switches", "hosts", "cabling"], True)
         worker.finished.connect(lambda result, message: said.append(message))
         worker.run()
     assert "QoS" not in said[0] and said[0].startswith("wrote ")

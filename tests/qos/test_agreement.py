@@ -246,12 +246,16 @@ def test_command_line_exit_codes_and_json(bundle, capsys):
 
 
 def test_export_reports_a_bundle_that_disagrees_with_itself(tmp_path, capsys):
-    """A design whose host MTU (9216, the largest `validate` takes) is above the 9100 of SONiC's ports."""
+    """A design whose host MTU (9216) is above the 9100 of SONiC's ports: validate's RD076 refuses it, and
+    forced past that, the QoS check of the written bundle reports it from the files."""
     design = tmp_path / "d.fabric.yaml"
     designer.save(preset_fabric("rail-optimized-64x4", sus=1, servers_per_su=4, mtu=9216), design)
-    assert main(["export", str(design), "-o", str(tmp_path / "b")]) == 1
+    assert main(["export", str(design), "-o", str(tmp_path / "b")]) != 0
+    assert "RD076" in capsys.readouterr().err and not (tmp_path / "b").exists()
+    assert main(["export", str(design), "-o", str(tmp_path / "b"), "--force"]) == 1
     out = capsys.readouterr().out
-    assert "QoS: 32 disagreement(s)" in out  # 16 NICs, each in netplan.yaml and policy-routing.sh and "RD074 MTU: host su1-srv01:ens1np0 MTU 9216" in out
+    # 16 NICs, each in netplan.yaml and policy-routing.sh
+    assert "QoS: 32 disagreement(s)" in out and "RD074 MTU: host su1-srv01:ens1np0 MTU 9216" in out
     assert f"rail-designer qos-check {tmp_path / 'b'}" in out
 
 
@@ -321,3 +325,36 @@ def test_what_a_host_dump_could_not_read_stays_the_scripts_and_says_so(bundle, t
     assert {f.switch_value for f in report.findings} == {"maps DSCP 46 to class 0"}
     nic = read_sides(bundle, dumps).hosts[HOST][0]
     assert nic.trust.text == "dscp" and "(not in the dump)" in nic.trust.source
+
+
+def test_forked_workers_report_what_one_process_does(bundle):
+    """The hosts are read and compared in forked workers on a large bundle: same findings, same order,
+    and an unreadable host file is the same one message from a worker."""
+    from designer.qos.check import check_bundle
+    from designer.qos.sides import QosInputError
+    edit_text(bundle / "hosts" / HOST / "nccl.env", "NCCL_IB_TC=106", "NCCL_IB_TC=104")
+    edit_db(bundle, "su1-leaf-r3", lambda db: db["PORT"]["Ethernet4"].update(mtu="1500"))
+    one = check_bundle(bundle, workers=1)
+    assert len(one.findings) > 2 and one.pairs == 16
+    for workers in (2, 3):
+        forked = check_bundle(bundle, workers=workers)
+        assert (forked.pairs, forked.findings) == (one.pairs, one.findings)
+    (bundle / "hosts" / "su1-srv04" / "netplan.yaml").write_text("network: [\n")
+    for workers in (1, 2):
+        with pytest.raises(QosInputError, match="su1-srv04/netplan.yaml, line 2: not valid YAML"):
+            check_bundle(bundle, workers=workers)
+
+
+def test_cabling_csv_is_read_by_its_header_whatever_the_column_order(bundle):
+    import csv
+    import io
+    path = bundle / "cabling.csv"
+    rows = list(csv.reader(io.StringIO(path.read_text())))
+    order = list(reversed(range(len(rows[0]))))
+    out = io.StringIO()
+    csv.writer(out).writerows([[row[i] for i in order] for row in rows])
+    path.write_text(out.getvalue() + "\n")
+    assert designer.qos_check(bundle).pairs == 16 and not designer.qos_check(bundle).findings
+    path.write_text("x,y\n1,2\n")
+    with pytest.raises(designer.DesignerError, match="lacks the a_device, a_port, b_device and b_port columns"):
+        designer.qos_check(bundle)
