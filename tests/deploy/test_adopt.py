@@ -7,27 +7,14 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from designer.sonic.validate import validate
 
-from tests.deploy.sonic_stubs import FakeSwitch
-from tests.deploy.test_converge import LEAF, NEW, OLD, bundle, keys, leaf_config, prepared, staged
-from tests.export.helpers_hosts import need_tool
+from tests.deploy.test_converge import (  # noqa: F401  (switch: the same fake switch fixture)
+    LEAF, NEW, OLD, bundle, keys, leaf_config, prepared, staged, switch)
 from tests.sonic.factory import factory_config
 from tests.sonic.yang_models import models
 
 OWNED = "etc/sonic/rail-designer/owned-keys.json"
-
-
-@pytest.fixture
-def switch(tmp_path):
-    need_tool("redis-server")
-    need_tool("redis-cli")
-    models()
-    sw = FakeSwitch(tmp_path)
-    yield sw
-    sw.close()
 
 
 def applied_before_the_list(switch, tmp_path, design):
